@@ -1,0 +1,274 @@
+"""Settings for the backgammon service: one module, driven by environment variables.
+
+Every variable has a default that suits local development; a bad value fails loudly
+at start-up (see ``backgammon.env``). The variables:
+
+DJANGO_ENV     ``development`` (default) or ``production``
+DEBUG          defaults to true, except when DJANGO_ENV=production
+SECRET_KEY     required unless DEBUG
+ALLOWED_HOSTS  comma-separated; defaults to localhost and the host of SITE_URL
+SITE_URL       base URL for links in e-mails (default http://127.0.0.1:8000)
+DATABASE_URL   default: SQLite file db.sqlite3 in the project root
+REDIS_URL      unset: Celery tasks run eagerly in-process, local-memory cache;
+               set: Celery broker/results and the cache use Redis
+EMAIL_URL      default console:, or smtp://user:pass@host:port (see parse_email_url)
+DEFAULT_FROM_EMAIL
+"""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from backgammon.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_optional,
+    env_str,
+    parse_email_url,
+    parse_redis_url,
+    parse_site_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Environment -------------------------------------------------------------
+
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", {"development", "production"})
+DEBUG = env_bool("DEBUG", DJANGO_ENV != "production")
+
+_secret_key = env_optional("SECRET_KEY")
+if _secret_key is None:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    _secret_key = "django-insecure-dev-only-key-do-not-use-in-production"
+SECRET_KEY = _secret_key
+
+SITE_URL = parse_site_url("SITE_URL", env_str("SITE_URL", "http://127.0.0.1:8000"))
+_site = urlsplit(SITE_URL)
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", sorted({"localhost", "127.0.0.1", "[::1]", _site.hostname or ""} - {""})
+)
+CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"]
+
+# --- Applications --------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "allauth",
+    "allauth.account",
+    "accounts",
+]
+# The domain apps are being written alongside this file: each is installed as soon as
+# its apps.py exists. Once both exist this can become a plain list entry.
+INSTALLED_APPS += [app for app in ("matches", "stats") if (BASE_DIR / app / "apps.py").exists()]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserPreferencesMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "backgammon.urls"
+WSGI_APPLICATION = "backgammon.wsgi.application"
+ASGI_APPLICATION = "backgammon.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ------------------------------------------------------------------
+
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+            conn_max_age=60,
+            conn_health_checks=True,
+        )
+    }
+except ValueError as exc:
+    raise ImproperlyConfigured(f"DATABASE_URL is invalid: {exc}") from exc
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: cache and Celery ---------------------------------------------------
+
+_redis_url = env_optional("REDIS_URL")
+REDIS_URL = parse_redis_url("REDIS_URL", _redis_url) if _redis_url else None
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "bg",
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # No broker: tasks run in-process, at once (transaction.on_commit(task.delay) works).
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = None
+    CELERY_TASK_ALWAYS_EAGER = True
+
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# With acks_late a task that is not acked within this time is redelivered.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Queues by task name: `<app>.tasks.email_*` sends e-mail, `<app>.tasks.clock_*` is
+# time control (expiry, reminders). Or pass queue= to @shared_task.
+CELERY_TASK_ROUTES = {
+    "*.tasks.email_*": {"queue": "email"},
+    "*.tasks.clock_*": {"queue": "clock"},
+}
+# Periodic tasks, declared in code: {"name": {"task": "...", "schedule": seconds}}.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- E-mail --------------------------------------------------------------------
+
+_email = parse_email_url(env_str("EMAIL_URL", "console:"))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+if "EMAIL_FILE_PATH" in _email:
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Backgammon <backgammon@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = 20
+
+# --- Authentication (django.contrib.auth + allauth) ----------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"
+
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Backgammon] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = _site.scheme
+
+# --- API -----------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Backgammon API",
+    "DESCRIPTION": "Correspondence backgammon: challenges, matches and moves.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Internationalisation ------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("ca", _("Catalan"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files --------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Security (only strict when served over https) -----------------------------
+
+_https = _site.scheme == "https"
+SESSION_COOKIE_SECURE = _https
+CSRF_COOKIE_SECURE = _https
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+
+# --- Logging -------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,31 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import views as account_views
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("players/<str:username>/", account_views.player_detail, name="player_detail"),
+    # Same name as Django's view, so {% url 'set_language' %} works; it also saves the
+    # choice on the signed-in user's profile.
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
+    path("api/", include("accounts.api_urls")),
+]
+
+# Each domain app contributes `urls.py` (web pages, at the root) and `api_urls.py`
+# (under /api/) once it exists; see INSTALLED_APPS in settings.
+for _app in ("matches", "stats"):
+    if _app in settings.INSTALLED_APPS:
+        _dir = settings.BASE_DIR / _app
+        if (_dir / "urls.py").exists():
+            urlpatterns.append(path("", include(f"{_app}.urls")))
+        if (_dir / "api_urls.py").exists():
+            urlpatterns.append(path("api/", include(f"{_app}.api_urls")))
