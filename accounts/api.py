@@ -1,0 +1,32 @@
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+
+
+class MeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = [
+            "username",
+            "display_name",
+            "language",
+            "time_zone",
+            "notify",
+            "digest_hour",
+            "warning_hours",
+            "board_side",
+            "confirm_moves",
+        ]
+        read_only_fields = fields
+
+
+class MeView(APIView):
+    """The authenticated user and their preferences."""
+
+    serializer_class = MeSerializer
+
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request.user).data)

@@ -1,0 +1,84 @@
+from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.validators import parse_warning_hours, validate_time_zone, validate_warning_hours
+
+
+class User(AbstractUser):
+    """A player. Preferences live on the user row: they are few and read on every request."""
+
+    class Language(models.TextChoices):
+        ENGLISH = "en", "English"
+        SPANISH = "es", "Español"
+        CATALAN = "ca", "Català"
+
+    class Notify(models.TextChoices):
+        EVERY = "every", _("An e-mail for every move")
+        DIGEST = "digest", _("One daily digest")
+        NONE = "none", _("No e-mails")
+
+    class BoardSide(models.TextChoices):
+        RIGHT = "right", _("Right")
+        LEFT = "left", _("Left")
+
+    display_name = models.CharField(_("display name"), max_length=50, blank=True)
+    language = models.CharField(
+        _("language"), max_length=5, choices=Language.choices, default=Language.ENGLISH
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
+    )
+    notify = models.CharField(
+        _("notifications"), max_length=10, choices=Notify.choices, default=Notify.EVERY
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        _("digest hour"),
+        default=8,
+        validators=[MaxValueValidator(23)],
+        help_text=_("Hour of the day (0-23, in your time zone) when the digest is sent."),
+    )
+    warning_hours = models.CharField(
+        _("time-out warnings"),
+        max_length=50,
+        default="24,2",
+        validators=[validate_warning_hours],
+        help_text=_("Hours before a deadline to warn you, separated by commas."),
+    )
+    board_side = models.CharField(
+        _("home board side"), max_length=5, choices=BoardSide.choices, default=BoardSide.RIGHT
+    )
+    confirm_moves = models.BooleanField(
+        _("confirm moves"),
+        default=False,
+        help_text=_("Ask for confirmation before a move is sent."),
+    )
+    vacation_days_per_year = models.PositiveSmallIntegerField(
+        _("vacation days per year"), default=30
+    )
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(digest_hour__lte=23), name="accounts_user_digest_hour_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(notify__in=["every", "digest", "none"]),
+                name="accounts_user_notify_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def public_name(self) -> str:
+        """The name shown to other players."""
+        return self.display_name or self.username
+
+    @property
+    def warning_hours_list(self) -> list[int]:
+        """Warning hours before a deadline, largest first (``"24,2"`` -> ``[24, 2]``)."""
+        return parse_warning_hours(self.warning_hours)

@@ -1,0 +1,62 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views import i18n
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from accounts.forms import PreferencesForm
+from accounts.models import User
+from accounts.services import user_api_token_regenerate, user_api_token_revoke, user_language_set
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    if request.method == "POST":
+        form = PreferencesForm(request.POST, instance=user)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your preferences have been saved."))
+            return redirect("profile")
+    else:
+        form = PreferencesForm(instance=user)
+    token = Token.objects.filter(user=user).first()
+    return render(request, "accounts/profile.html", {"form": form, "token": token})
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)
+    user_api_token_regenerate(user=request.user)
+    messages.success(request, _("A new API token has been created."))
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)
+    if user_api_token_revoke(user=request.user):
+        messages.success(request, _("Your API token has been revoked."))
+    return redirect("profile")
+
+
+def player_detail(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page. The matches app fills ``matches`` (see the template)."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(request, "accounts/player.html", {"player": player, "matches": None})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language``; a signed-in user's choice is also saved on the profile."""
+    response = i18n.set_language(request)
+    if request.user.is_authenticated:
+        assert isinstance(request.user, User)
+        user_language_set(user=request.user, language=request.POST.get("language", ""))
+    return response
