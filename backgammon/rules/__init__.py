@@ -1,0 +1,56 @@
+"""The backgammon rules engine: pure Python, no Django, fully typed.
+
+>>> from backgammon.rules import Position, legal_plays, parse_play
+>>> start = Position.start()
+>>> play = parse_play(start, (6, 5), "24/13")
+>>> str(play)
+'24/13'
+>>> play in legal_plays(start, (6, 5))
+True
+"""
+
+from .errors import (
+    AmbiguousPlayError,
+    BearOffHigherError,
+    BlockedPointError,
+    IllegalPlayError,
+    InvalidNotationError,
+    MustEnterError,
+    MustMoveError,
+    MustPassError,
+    MustPlayLargerDieError,
+    MustUseBothDiceError,
+    NoSuchCheckerError,
+    NotAllHomeError,
+    RulesError,
+    WrongDiceError,
+)
+from .moves import Play, Step, legal_plays
+from .notation import format_steps, parse_play
+from .position import CHECKERS, Color, Position, Variant
+
+__all__ = [
+    "AmbiguousPlayError",
+    "BearOffHigherError",
+    "BlockedPointError",
+    "CHECKERS",
+    "Color",
+    "IllegalPlayError",
+    "InvalidNotationError",
+    "MustEnterError",
+    "MustMoveError",
+    "MustPassError",
+    "MustPlayLargerDieError",
+    "MustUseBothDiceError",
+    "NoSuchCheckerError",
+    "NotAllHomeError",
+    "Play",
+    "Position",
+    "RulesError",
+    "Step",
+    "Variant",
+    "WrongDiceError",
+    "format_steps",
+    "legal_plays",
+    "parse_play",
+]

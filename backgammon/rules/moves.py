@@ -1,0 +1,344 @@
+"""Legal plays: every way the player on roll may use a roll.
+
+The generator follows GNU Backgammon's own search (``GenerateMovesSub`` in
+gnubg's ``eval.c``): the same order of dice, the same order of points, and the
+first step sequence found for a position is the one kept. That is what makes
+our canonical notation equal to gnubg's, character for character, even where
+several step sequences reach the same position.
+
+Internally a board is a list of 26 ints seen from the player on roll:
+``b[1..24]`` are the points (positive mine, negative theirs), ``b[25]`` is my
+bar and ``b[0]`` the opponent's bar. Steps are applied and undone in place, and
+an intermediate position already searched with the same dice left is never
+searched again, so doubles cost little more than other rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .position import Position
+
+__all__ = ["Step", "Play", "legal_plays", "PASS_WORDS"]
+
+BAR = 25
+OFF = 0
+
+PASS_WORDS = ("pass", "paso", "passo")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die: ``source`` 25 is the bar, ``dest`` 0 is off.
+
+    >>> Step(25, 22, True)
+    Step(25, 22, True)
+    """
+
+    source: int
+    dest: int
+    hit: bool = False
+
+    def __repr__(self) -> str:
+        return f"Step({self.source}, {self.dest}, {self.hit})"
+
+
+class Play:
+    """A complete use of a roll: its steps and the position it reaches.
+
+    ``position`` is the board after the steps, still seen from the player who
+    moved (the turn has not passed yet); :meth:`next_position` passes it.
+    Two plays are equal when they start from the same board and reach the same
+    one. The position and the steps are built only when asked for: a caller
+    that looks at a few of forty plays pays for those few.
+
+    >>> plays = legal_plays(Position.start(), (3, 1))
+    >>> [p for p in plays if str(p) == "8/5 6/5"]
+    [Play('8/5 6/5')]
+    >>> plays[0].position.pip_count()
+    (163, 167)
+    """
+
+    __slots__ = ("origin", "_key", "_path", "_position", "_text")
+
+    def __init__(self, origin: Position, key: tuple[int, ...], path: tuple[int, ...]) -> None:
+        self.origin = origin
+        self._key = key
+        self._path = path
+        self._position: Position | None = None
+        self._text: str | None = None
+
+    @classmethod
+    def passing(cls, origin: Position) -> Play:
+        """The empty play of a turn with no legal move."""
+        return cls(origin, (), ())
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        path = self._path
+        return tuple(
+            Step(path[i], path[i + 1], bool(path[i + 2])) for i in range(0, len(path), 3)
+        )
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            key = self._key
+            if not key:
+                self._position = self.origin
+            else:
+                origin = self.origin
+                self._position = Position._unchecked(
+                    key[1:25], (key[25], key[0]), (key[26], origin.off[1]), origin.turn
+                )
+        return self._position
+
+    @property
+    def is_pass(self) -> bool:
+        return not self._path
+
+    @property
+    def hits(self) -> int:
+        return sum(self._path[2::3])
+
+    def next_position(self) -> Position:
+        """The position after this play, with the opponent on roll."""
+        return self.position.mirror()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.position == other.position and self.origin == other.origin
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.origin))
+
+    def __str__(self) -> str:
+        if self._text is None:
+            from .notation import format_steps
+
+            self._text = format_steps(self.origin, self.steps)
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Play({str(self)!r})"
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
+    """Every legal play for ``dice``; a position with no legal play gives ``[]``.
+
+    Plays reaching the same position appear once.
+
+    >>> len(legal_plays(Position.start(), (3, 1)))
+    16
+    >>> len(legal_plays(Position.start(), (6, 6)))
+    11
+    """
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must be two numbers from 1 to 6, not {dice!r}")
+    d1, d2 = dice[0], dice[1]
+    points = position.points
+    board = [position.bar[1], *points, position.bar[0], position.off[0]]
+    if d1 != d2 and not board[25]:
+        outside = 0
+        for n in points[6:]:
+            if n > 0:
+                outside += n
+        if outside >= 2:
+            found = _two_checkers(board, d1, d2)
+            return [Play(position, key, path) for key, path in found.items()]
+    found = {}
+    best = [0, 0]
+    if d1 == d2:
+        _search(board, (d1, d1, d1, d1), 0, 24, 0, [], found, best, set())
+    else:
+        _search(board, (d1, d2), 0, 24, 0, [], found, best, set())
+        _search(board, (d2, d1), 0, 24, 0, [], found, best, set())
+    return [Play(position, key, path) for key, path in found.items()]
+
+
+_Found = dict[tuple[int, ...], tuple[int, ...]]
+
+
+def _two_checkers(b: list[int], a: int, c: int) -> _Found:
+    """Two different dice, nothing on the bar, and no bear-off possible this turn.
+
+    Then the two steps are independent except when one checker takes both, so
+    plays are pairs of single steps plus one checker moving ``a + c``; no
+    search is needed.
+    """
+    sources = [p for p in range(1, 25) if b[p] > 0]
+    with_a = [p for p in sources if p > a and b[p - a] >= -1]
+    with_c = [p for p in sources if p > c and b[p - c] >= -1]
+    found: _Found = {}
+    for x in with_a:
+        xd = x - a
+        xhit = b[xd] == -1
+        for y in with_c:
+            if x == y and b[x] < 2:
+                continue
+            r = b[:]
+            r[x] -= 1
+            if xhit:
+                r[xd] = 1
+                r[0] += 1
+            else:
+                r[xd] += 1
+            yd = y - c
+            r[y] -= 1
+            yhit = r[yd] == -1
+            if yhit:
+                r[yd] = 1
+                r[0] += 1
+            else:
+                r[yd] += 1
+            key = tuple(r)
+            if key not in found:
+                found[key] = (x, xd, xhit, y, yd, yhit)
+    for first, second, moves in ((a, c, with_a), (c, a, with_c)):
+        for x in moves:
+            mid = x - first
+            dest = mid - second
+            if dest < 1 or b[dest] < -1:
+                continue
+            r = b[:]
+            r[x] -= 1
+            midhit = b[mid] == -1
+            if midhit:
+                r[mid] = 0
+                r[0] += 1
+            desthit = b[dest] == -1
+            if desthit:
+                r[dest] = 1
+                r[0] += 1
+            else:
+                r[dest] += 1
+            key = tuple(r)
+            if key not in found:
+                found[key] = (x, mid, midhit, mid, dest, desthit)
+    if found:
+        return found
+    larger, smaller = ((a, with_a), (c, with_c)) if a > c else ((c, with_c), (a, with_a))
+    die, singles = larger if larger[1] else smaller
+    for x in singles:
+        xd = x - die
+        r = b[:]
+        r[x] -= 1
+        xhit = b[xd] == -1
+        if xhit:
+            r[xd] = 1
+            r[0] += 1
+        else:
+            r[xd] += 1
+        found[tuple(r)] = (x, xd, xhit)
+    return found
+
+
+def _save(board: list[int], path: list[int], pips: int, found: _Found, best: list[int]) -> None:
+    moves = len(path)
+    if moves < best[0] or pips < best[1]:
+        return
+    if moves > best[0] or pips > best[1]:
+        found.clear()
+        best[0] = moves
+        best[1] = pips
+    key = tuple(board)
+    if key not in found:
+        found[key] = tuple(path)
+
+
+def _search(
+    board: list[int],
+    rolls: tuple[int, ...],
+    depth: int,
+    top: int,
+    pips: int,
+    path: list[int],
+    found: _Found,
+    best: list[int],
+    seen: set[tuple[object, ...]],
+) -> bool:
+    """gnubg's search (``GenerateMovesSub``): try every step for ``rolls[depth]``.
+
+    Returns True when no step was possible, so that the caller saves the play
+    made so far. Only plays with the most dice and then the most pips are kept,
+    which is the "use both dice" and "play the larger die" rules at once.
+    ``top`` is the highest point a step may start from: for doubles checkers
+    move in non-increasing order of source point, which still reaches every
+    position. An intermediate board already searched with the same dice left
+    is skipped: whatever it leads to is already found.
+    """
+    if depth == len(rolls):
+        return True
+    die = rolls[depth]
+    pips += die
+    depth += 1
+    if board[BAR] > 0:
+        dest = BAR - die
+        target = board[dest]
+        if target < -1:
+            return True
+        board[BAR] -= 1
+        if target == -1:
+            board[dest] = 1
+            board[0] += 1
+        else:
+            board[dest] += 1
+        path += (BAR, dest, target == -1)
+        if _search(board, rolls, depth, 24, pips, path, found, best, seen):
+            _save(board, path, pips, found, best)
+        del path[-3:]
+        board[BAR] += 1
+        if target == -1:
+            board[dest] = -1
+            board[0] -= 1
+        else:
+            board[dest] -= 1
+        return False
+    used = False
+    doubles = len(rolls) == 4
+    highest = 0
+    for point in range(24, 0, -1):
+        if board[point] > 0:
+            highest = point
+            break
+    for point in range(top, 0, -1):
+        if board[point] <= 0:
+            continue
+        dest = point - die
+        if dest >= 1:
+            target = board[dest]
+            if target < -1:
+                continue
+        elif highest > 6 or (dest < 0 and point != highest):
+            continue
+        else:
+            dest = OFF
+            target = 0
+        used = True
+        board[point] -= 1
+        if dest == OFF:
+            board[26] += 1
+        elif target == -1:
+            board[dest] = 1
+            board[0] += 1
+        else:
+            board[dest] += 1
+        path += (point, dest, target == -1)
+        next_top = point if doubles else 24
+        key = (tuple(board), depth, next_top, rolls)
+        if key not in seen:
+            seen.add(key)
+            if _search(board, rolls, depth, next_top, pips, path, found, best, seen):
+                _save(board, path, pips, found, best)
+        del path[-3:]
+        board[point] += 1
+        if dest == OFF:
+            board[26] -= 1
+        elif target == -1:
+            board[dest] = -1
+            board[0] -= 1
+        else:
+            board[dest] -= 1
+    return not used

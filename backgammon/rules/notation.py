@@ -1,0 +1,292 @@
+"""Standard backgammon notation, read leniently and written as GNU Backgammon writes it.
+
+Reading is built on :func:`~backgammon.rules.moves.legal_plays`: the text is
+turned into the checkers it moves, and the one legal play that moves them is
+the answer. The rules therefore live in one place; this module only explains,
+when nothing matches, which rule the text breaks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .errors import (
+    AmbiguousPlayError,
+    BearOffHigherError,
+    BlockedPointError,
+    IllegalPlayError,
+    InvalidNotationError,
+    MustEnterError,
+    MustMoveError,
+    MustPassError,
+    MustPlayLargerDieError,
+    MustUseBothDiceError,
+    NoSuchCheckerError,
+    NotAllHomeError,
+    WrongDiceError,
+)
+from .moves import BAR, OFF, PASS_WORDS, Play, Step, legal_plays
+from .position import Position
+
+__all__ = ["format_steps", "parse_play", "format_point"]
+
+
+def format_point(point: int) -> str:
+    """``25`` is the bar and ``0`` is off, as gnubg writes them."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def format_steps(origin: Position, steps: Sequence[Step]) -> str:
+    """The canonical text of ``steps`` played from ``origin``, exactly as gnubg prints it.
+
+    This follows gnubg's ``FormatMove``: steps sorted by source point, the
+    steps of one checker joined (keeping a point where it hit), identical
+    checker paths counted with ``(n)``, and ``*`` after a hit.
+
+    >>> start = Position.start()
+    >>> format_steps(start, [Step(8, 5), Step(6, 5)])
+    '8/5 6/5'
+    >>> format_steps(start, [Step(24, 18), Step(13, 7), Step(24, 18), Step(13, 7)])
+    '24/18(2) 13/7(2)'
+    >>> format_steps(start, [])
+    'pass'
+    """
+    if not steps:
+        return "pass"
+
+    def had_opponent(point: int) -> bool:
+        return 1 <= point <= 24 and origin.points[point - 1] < 0
+
+    rows = sorted(([s.source, s.dest] for s in steps), key=lambda r: (-r[0], -r[1]))
+    alive = [True] * len(rows)
+    for i in range(len(rows)):
+        for j in range(i, len(rows)):
+            if alive[i] and alive[j] and rows[i][-1] == rows[j][0]:
+                if had_opponent(rows[i][-1]):
+                    rows[i].append(rows[j][-1])
+                else:
+                    rows[i][-1] = rows[j][-1]
+                alive[j] = False
+    paths = [row for row, keep in zip(rows, alive, strict=True) if keep]
+    counted: list[tuple[list[int], int]] = []
+    for path in paths:
+        for index, (other, count) in enumerate(counted):
+            if other == path:
+                counted[index] = (other, count + 1)
+                break
+        else:
+            counted.append((path, 1))
+
+    hit_marked: set[int] = set()
+    parts = []
+    for path, count in counted:
+        text = format_point(path[0])
+        for point in path[1:-1]:
+            text += f"/{format_point(point)}*"
+            hit_marked.add(point)
+        dest = path[-1]
+        text += f"/{format_point(dest)}"
+        if dest and had_opponent(dest) and dest not in hit_marked:
+            text += "*"
+            hit_marked.add(dest)
+        if count > 1:
+            text += f"({count})"
+        parts.append(text)
+    return " ".join(parts)
+
+
+_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
+
+
+def _read_point(text: str) -> int:
+    if text in ("bar", "b"):
+        return BAR
+    if text in ("off", "o"):
+        return OFF
+    return int(text)
+
+
+def _read_paths(text: str) -> list[list[int]]:
+    """``"13/7*/1 6/off(2)"`` -> one list of points per checker moved."""
+    cleaned = text.strip().lower().replace(",", " ")
+    cleaned = re.sub(r"\s*/\s*", "/", cleaned)
+    cleaned = re.sub(r"\s+\(", "(", cleaned)
+    if not cleaned:
+        raise InvalidNotationError("Write a play, such as 24/18 13/11, or pass.")
+    paths: list[list[int]] = []
+    for token in cleaned.split():
+        match = _TOKEN.match(token)
+        if not match:
+            raise InvalidNotationError(f"'{token}' is not a move.", token=token)
+        points = [_read_point(p.rstrip("*")) for p in match.group(1).split("/")]
+        count = int(match.group(2) or 1)
+        if count < 1 or count > 4:
+            raise InvalidNotationError(f"'{token}' is not a move.", token=token)
+        if not 1 <= points[0] <= 25 or any(not 0 <= p <= 24 for p in points[1:]):
+            raise InvalidNotationError(f"'{token}' names a point that does not exist.", token=token)
+        if any(p == OFF for p in points[1:-1]):
+            raise InvalidNotationError(f"'{token}' continues after bearing off.", token=token)
+        if any(a <= b for a, b in zip(points, points[1:], strict=False)):
+            raise InvalidNotationError(f"'{token}' moves a checker backwards.", token=token)
+        paths.extend([points] * count)
+    if len(paths) > 4 or sum(len(p) - 1 for p in paths) > 4 * 2:
+        raise InvalidNotationError("A play moves at most four checkers.")
+    return paths
+
+
+def _my_board(position: Position) -> list[int]:
+    """Mine only: index 0 = borne off, 1..24 = points, 25 = bar."""
+    board = [position.off[0], *(max(n, 0) for n in position.points), position.bar[0]]
+    return board
+
+
+def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
+    """The one legal play that ``text`` describes, or an error naming the rule it breaks.
+
+    Accepts ``bar``/``b``/``25``, ``off``/``0``, optional ``*``, ``(n)``, commas,
+    and the moves in any order. A checker passing over a point without naming
+    it does not hit there; naming the point (``24/18*/13``) does.
+
+    >>> start = Position.start()
+    >>> str(parse_play(start, (3, 1), "6/5, 8/5"))
+    '8/5 6/5'
+    >>> parse_play(start, (6, 5), "24/18 13/11")
+    Traceback (most recent call last):
+    ...
+    backgammon.rules.errors.WrongDiceError: You moved 2 pips, but no die or sum of dice is 2.
+    """
+    plays = legal_plays(position, dice)
+    if text.strip().lower() in PASS_WORDS:
+        if plays:
+            raise MustMoveError("You have a legal play, so you cannot pass.")
+        return Play((), position, position)
+    paths = _read_paths(text)
+
+    wanted = _my_board(position)
+    for path in paths:
+        wanted[path[0]] -= 1
+        wanted[path[-1]] += 1
+    named = {p for path in paths for p in path[1:]}
+    named_hits = {p for p in named if 1 <= p <= 24 and position.points[p - 1] == -1}
+
+    candidates = [p for p in plays if _my_board(p.position) == wanted]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        exact = [p for p in candidates if {s.dest for s in p.steps if s.hit} == named_hits]
+        if len(exact) == 1:
+            return exact[0]
+        raise AmbiguousPlayError(
+            "That text fits more than one play: name the point where you hit, e.g. 13/7*/1."
+        )
+    raise _explain(position, dice, paths, plays, wanted)
+
+
+def _explain(
+    position: Position,
+    dice: Sequence[int],
+    paths: list[list[int]],
+    plays: list[Play],
+    wanted: list[int],
+) -> IllegalPlayError:
+    """Why no legal play moves the checkers that ``paths`` move: the first rule broken."""
+    d1, d2 = dice[0], dice[1]
+    mine = _my_board(position)
+
+    for point in range(1, 26):
+        if wanted[point] < 0:
+            if point == BAR:
+                return NoSuchCheckerError("You have no checker on the bar.", point=point)
+            return NoSuchCheckerError(
+                f"You have no checker on point {point} to move.", point=point
+            )
+
+    most = max((len(p.steps) for p in plays), default=0)
+    if not most:
+        return MustPassError("No legal play is possible with these dice: this turn is a pass.")
+    if mine[BAR] and sum(1 for path in paths if path[0] == BAR) < min(mine[BAR], most):
+        return MustEnterError("You must enter your checkers from the bar first.")
+
+    dice_left = [d1, d2] if d1 != d2 else [d1] * 4
+    blocked = {p for p in range(1, 25) if position.points[p - 1] <= -2}
+    used = 0
+    for path in paths:
+        for source, dest in zip(path, path[1:], strict=False):
+            if dest != OFF and dest in blocked:
+                return BlockedPointError(
+                    f"Point {dest} is blocked: your opponent holds it.", point=dest
+                )
+            distance = source - dest
+            steps = _dice_for(distance, dice_left, bearing_off=dest == OFF)
+            if steps is None:
+                return WrongDiceError(
+                    f"You moved {distance} pips, but no die or sum of dice is {distance}.",
+                    pips=distance,
+                )
+            if dest != OFF and len(steps) > 1 and _all_routes_blocked(source, steps, blocked):
+                return BlockedPointError(
+                    f"There is no open point on the way from {format_point(source)} to {dest}.",
+                    point=dest,
+                )
+            for die in steps:
+                dice_left.remove(die)
+            used += len(steps)
+
+    if any(path[-1] == OFF for path in paths):
+        outside = [p for p in range(7, 26) if wanted[p] > 0]
+        if outside:
+            return NotAllHomeError(
+                "You can bear off only when all your checkers are in your home board."
+            )
+        return BearOffHigherError(
+            "A die larger than the point bears off only from your highest point."
+        )
+
+    if used < most:
+        if most == 1 and d1 != d2:
+            return MustPlayLargerDieError("Only one die can be played: you must play the larger.")
+        return MustUseBothDiceError(
+            "You must use both dice." if d1 != d2 else f"You must play {most} moves.",
+            required=most,
+        )
+    if d1 != d2 and most == 1:
+        return MustPlayLargerDieError("Only one die can be played: you must play the larger.")
+    return IllegalPlayError("That is not a legal play with these dice.")
+
+
+def _dice_for(distance: int, dice_left: list[int], *, bearing_off: bool) -> list[int] | None:
+    """Dice (from those left) that make ``distance``: one die, or several of one double."""
+    if not dice_left:
+        return None
+    if len(set(dice_left)) == 1 or len(dice_left) > 2:
+        die = dice_left[0]
+        for count in range(1, len(dice_left) + 1):
+            if die * count == distance or (bearing_off and die * count > distance):
+                return [die] * count
+        return None
+    for die in sorted(dice_left):
+        if die == distance or (bearing_off and die > distance):
+            return [die]
+    if sum(dice_left) == distance or (bearing_off and sum(dice_left) > distance):
+        return sorted(dice_left, reverse=True)
+    return None
+
+
+def _all_routes_blocked(source: int, steps: list[int], blocked: set[int]) -> bool:
+    """Whether every order of ``steps`` stops on a blocked point on the way."""
+    orders = {tuple(steps), tuple(reversed(steps))}
+    for order in orders:
+        point = source
+        for die in order[:-1]:
+            point -= die
+            if point in blocked:
+                break
+        else:
+            return False
+    return True

@@ -1,0 +1,180 @@
+"""Immutable backgammon positions, seen from the side of the player on roll.
+
+Storing the board from the mover's side means move generation never has to
+ask "which way does this colour move?": the player on roll always moves from
+24 towards 1 and bears off past 1. :meth:`Position.mirror` hands the board to
+the other side, which is how a turn passes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = ["Color", "Variant", "Position", "CHECKERS"]
+
+
+class Color(enum.IntEnum):
+    """The two sides. White opens the numbering in records, as gnubg's player 0."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Color:
+        return Color(1 - self)
+
+
+class Variant(enum.Enum):
+    """Starting layouts; Hypergammon also changes how many checkers a side has."""
+
+    STANDARD = "standard"
+    NACKGAMMON = "nackgammon"
+    HYPERGAMMON = "hypergammon"
+
+    @property
+    def checkers(self) -> int:
+        return CHECKERS[self]
+
+
+CHECKERS: dict[Variant, int] = {
+    Variant.STANDARD: 15,
+    Variant.NACKGAMMON: 15,
+    Variant.HYPERGAMMON: 3,
+}
+
+# Point -> checkers, for one side, seen from that side.
+_LAYOUTS: dict[Variant, dict[int, int]] = {
+    Variant.STANDARD: {24: 2, 13: 5, 8: 3, 6: 5},
+    Variant.NACKGAMMON: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+    Variant.HYPERGAMMON: {24: 1, 23: 1, 22: 1},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A board with the player on roll to move.
+
+    ``points[i]`` is point ``i + 1`` counted from the player on roll: a positive
+    number is that many of their checkers, a negative one the opponent's.
+    ``bar`` and ``off`` are ``(player on roll, opponent)``.
+
+    >>> p = Position.start()
+    >>> p.pip_count()
+    (167, 167)
+    >>> p.mirror().turn
+    <Color.BLACK: 1>
+    >>> p.mirror().mirror() == p
+    True
+    """
+
+    points: tuple[int, ...]
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+    turn: Color = Color.WHITE
+
+    def __post_init__(self) -> None:
+        if len(self.points) != 24:
+            raise ValueError("a position has 24 points")
+        if min(self.bar) < 0 or min(self.off) < 0:
+            raise ValueError("bar and borne-off counts cannot be negative")
+
+    @classmethod
+    def _unchecked(
+        cls, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], turn: Color
+    ) -> Position:
+        """Build without validation, for the move generator's results (already sound)."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "points", points)
+        object.__setattr__(position, "bar", bar)
+        object.__setattr__(position, "off", off)
+        object.__setattr__(position, "turn", turn)
+        return position
+
+    @classmethod
+    def start(cls, variant: Variant = Variant.STANDARD, turn: Color = Color.WHITE) -> Position:
+        """The starting position of ``variant`` with ``turn`` on roll."""
+        layout = _LAYOUTS[variant]
+        points = [0] * 24
+        for point, count in layout.items():
+            points[point - 1] += count
+            points[24 - point] -= count
+        return cls(tuple(points), (0, 0), (0, 0), turn)
+
+    @classmethod
+    def from_sides(
+        cls,
+        mine: dict[int, int],
+        theirs: dict[int, int],
+        *,
+        turn: Color = Color.WHITE,
+        checkers: int = 15,
+    ) -> Position:
+        """Build a position from two ``{point: count}`` maps, each from its own side.
+
+        Point 25 is the bar; whatever is missing from ``checkers`` is borne off.
+
+        >>> Position.from_sides({6: 2}, {1: 1}).points[:6]
+        (0, 0, 0, 0, 0, 2)
+        >>> Position.from_sides({6: 2}, {1: 1}).points[-1]
+        -1
+        """
+        points = [0] * 24
+        for point, count in mine.items():
+            if 1 <= point <= 24:
+                points[point - 1] += count
+        for point, count in theirs.items():
+            if 1 <= point <= 24:
+                points[24 - point] -= count
+        bar = (mine.get(25, 0), theirs.get(25, 0))
+        off = (checkers - sum(mine.values()), checkers - sum(theirs.values()))
+        position = cls(tuple(points), bar, off, turn)
+        position.validate(checkers)
+        return position
+
+    def validate(self, checkers: int = 15) -> None:
+        """Raise ``ValueError`` unless every checker of each side is accounted for."""
+        mine = sum(n for n in self.points if n > 0) + self.bar[0] + self.off[0]
+        theirs = -sum(n for n in self.points if n < 0) + self.bar[1] + self.off[1]
+        if mine != checkers or theirs != checkers:
+            raise ValueError(
+                f"each side must have {checkers} checkers (found {mine} and {theirs})"
+            )
+
+    def mirror(self) -> Position:
+        """The same board seen from the opponent, who is then on roll."""
+        return Position(
+            tuple(-n for n in reversed(self.points)),
+            (self.bar[1], self.bar[0]),
+            (self.off[1], self.off[0]),
+            self.turn.other,
+        )
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pips to bear off, for ``(player on roll, opponent)``."""
+        mine = 25 * self.bar[0]
+        theirs = 25 * self.bar[1]
+        for index, n in enumerate(self.points):
+            if n > 0:
+                mine += n * (index + 1)
+            elif n < 0:
+                theirs -= n * (24 - index)
+        return mine, theirs
+
+    def checkers_of(self, color: Color) -> dict[int, int]:
+        """``{point: count}`` for ``color``, from that side's own numbering (25 = bar)."""
+        position = self if color == self.turn else self.mirror()
+        result = {i + 1: n for i, n in enumerate(position.points) if n > 0}
+        if position.bar[0]:
+            result[25] = position.bar[0]
+        return result
+
+    def seen_by(self, color: Color) -> Position:
+        """This board from ``color``'s side, whoever is on roll (``turn`` is kept)."""
+        if color == self.turn:
+            return self
+        mirrored = self.mirror()
+        return Position(mirrored.points, mirrored.bar, mirrored.off, self.turn)
+
+    def borne_off(self, color: Color) -> int:
+        return self.off[0] if color == self.turn else self.off[1]
