@@ -1,0 +1,491 @@
+"""The doubling cube and match scoring, as immutable values.
+
+A game is played inside a :class:`MatchState`: a match to a number of points,
+or a money session (length ``0``) that never ends on points. Every operation
+returns a new value instead of changing one in place, so the service can store
+each state and replay or audit it.
+
+A whole 3-point match in five lines:
+
+>>> m = MatchState(length=3)
+>>> m = m.take(Color.WHITE)               # White doubles, Black takes
+>>> m.cube
+Cube(value=2, owner=<Color.BLACK: 1>, limit=64)
+>>> m = m.after_game(m.outcome_for_drop(Color.BLACK))   # Black redoubles, White drops
+>>> m.score, m.crawford, m.game_number
+((0, 2), True, 2)
+>>> m.can_double(Color.WHITE)             # Crawford game: no doubling at all
+False
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+
+from backgammon.rules.errors import RulesError
+from backgammon.rules.position import Color, Position
+
+__all__ = [
+    "MAX_MATCH_LENGTH",
+    "OFFERED_LENGTHS",
+    "DEFAULT_CUBE_LIMIT",
+    "MatchLengthError",
+    "MatchOptionError",
+    "CubeError",
+    "CannotDoubleError",
+    "CrawfordDoubleError",
+    "DeadCubeError",
+    "NotCubeOwnerError",
+    "CubeLimitError",
+    "GameNotOverError",
+    "MatchOverError",
+    "Termination",
+    "Outcome",
+    "Cube",
+    "MatchState",
+    "classify_win",
+]
+
+#: Longest match the service plays; ``0`` means a money session.
+MAX_MATCH_LENGTH = 25
+#: Lengths offered in the "new match" form (odd lengths, as is customary).
+OFFERED_LENGTHS: tuple[int, ...] = tuple(range(1, 22, 2))
+#: The cube stops here unless a money session sets another limit (or none).
+DEFAULT_CUBE_LIMIT = 64
+
+
+class MatchLengthError(RulesError):
+    """A match is 1 to 25 points long, or 0 for a money session."""
+
+    code = "match_length"
+
+
+class MatchOptionError(RulesError):
+    """An option that does not fit the match (Jacoby outside money play, say)."""
+
+    code = "match_option"
+
+
+class CubeError(RulesError):
+    """A cube value, owner or limit that cannot occur."""
+
+    code = "cube_invalid"
+
+
+class CannotDoubleError(RulesError):
+    """The player may not double now; the subclass (and ``code``) says why."""
+
+    code = "cannot_double"
+
+
+class CrawfordDoubleError(CannotDoubleError):
+    """Nobody may double in the Crawford game."""
+
+    code = "crawford"
+
+
+class DeadCubeError(CannotDoubleError):
+    """Winning at the present cube value already wins the doubler the match."""
+
+    code = "cube_dead"
+
+
+class NotCubeOwnerError(CannotDoubleError):
+    """Only the cube's owner may redouble; either side may double a centred cube."""
+
+    code = "not_cube_owner"
+
+
+class CubeLimitError(CannotDoubleError):
+    """Doubling would take the cube past its limit."""
+
+    code = "cube_limit"
+
+
+class GameNotOverError(RulesError):
+    """A result was asked of a position in which both sides still have checkers."""
+
+    code = "game_not_over"
+
+
+class MatchOverError(RulesError):
+    """The match (or session) has already ended."""
+
+    code = "match_over"
+
+
+class Termination(enum.Enum):
+    """How a game, or the match, ended."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "drop"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    #: Both players agreed to end the match without a winner.
+    DRAW = "draw"
+
+
+#: Cube multiples of the three ways of winning by bearing off.
+_MULTIPLIER = {Termination.SINGLE: 1, Termination.GAMMON: 2, Termination.BACKGAMMON: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: who won, how, and the points it scores.
+
+    ``winner`` is ``None`` only for a :attr:`Termination.DRAW`.
+
+    >>> Outcome(Color.BLACK, Termination.GAMMON, 4).loser
+    <Color.WHITE: 0>
+    """
+
+    winner: Color | None
+    termination: Termination
+    points: int
+
+    def __post_init__(self) -> None:
+        if (self.winner is None) != (self.termination is Termination.DRAW):
+            raise RulesError("every outcome but a draw has a winner")
+        if self.points < 0:
+            raise RulesError("an outcome cannot score negative points")
+
+    @property
+    def loser(self) -> Color | None:
+        return None if self.winner is None else self.winner.other
+
+
+def _is_power_of_two(n: int) -> bool:
+    return n >= 1 and n & (n - 1) == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    """The doubling cube: its value, who owns it (``None`` = centred) and its limit.
+
+    ``limit=None`` lets the cube climb without end (money play only, by choice).
+
+    >>> Cube().can_double(Color.BLACK)
+    True
+    >>> Cube().doubled(Color.BLACK)
+    Cube(value=2, owner=<Color.WHITE: 0>, limit=64)
+    >>> Cube(2, Color.WHITE).doubled(Color.BLACK)
+    Traceback (most recent call last):
+    ...
+    backgammon.rules.match.NotCubeOwnerError: only the cube's owner (WHITE) may redouble
+    >>> Cube(64, Color.BLACK).check_double(Color.BLACK)
+    Traceback (most recent call last):
+    ...
+    backgammon.rules.match.CubeLimitError: the cube cannot go past 64
+    """
+
+    value: int = 1
+    owner: Color | None = None
+    limit: int | None = DEFAULT_CUBE_LIMIT
+
+    def __post_init__(self) -> None:
+        if not _is_power_of_two(self.value):
+            raise CubeError(f"a cube shows a power of two, not {self.value}")
+        if self.limit is not None:
+            if not _is_power_of_two(self.limit):
+                raise CubeError(f"a cube limit is a power of two, not {self.limit}")
+            if self.value > self.limit:
+                raise CubeError(f"cube value {self.value} is past the limit {self.limit}")
+
+    @property
+    def centred(self) -> bool:
+        return self.owner is None
+
+    def check_double(self, player: Color) -> None:
+        """Raise the :class:`CannotDoubleError` that forbids ``player`` to double."""
+        if self.owner is not None and self.owner != player:
+            raise NotCubeOwnerError(f"only the cube's owner ({self.owner.name}) may redouble")
+        if self.limit is not None and self.value * 2 > self.limit:
+            raise CubeLimitError(f"the cube cannot go past {self.limit}")
+
+    def can_double(self, player: Color) -> bool:
+        """Whether ownership and the limit let ``player`` double."""
+        try:
+            self.check_double(player)
+        except CannotDoubleError:
+            return False
+        return True
+
+    def doubled(self, by: Color) -> Cube:
+        """The cube after ``by`` doubles and the opponent takes (and so owns it)."""
+        self.check_double(by)
+        return Cube(self.value * 2, by.other, self.limit)
+
+    def auto_doubled(self) -> Cube:
+        """The cube turned by an opening tie: doubled value, still centred."""
+        if self.owner is not None:
+            raise CubeError("automatic doubles happen before anyone owns the cube")
+        if self.limit is not None and self.value * 2 > self.limit:
+            raise CubeLimitError(f"the cube cannot go past {self.limit}")
+        return Cube(self.value * 2, None, self.limit)
+
+
+def classify_win(position: Position) -> tuple[Color, Termination]:
+    """Who won a finished game and whether it was a single game, gammon or backgammon.
+
+    The winner is the side with no checker left on the board or the bar. A
+    gammon means the loser bore off none; a backgammon also has a loser's
+    checker on the bar or in the winner's home board (the winner's points 1-6,
+    which are the loser's 19-24). The position may be seen from either side.
+
+    >>> won = Position.from_sides({}, {6: 15}, turn=Color.BLACK)
+    >>> classify_win(won)
+    (<Color.BLACK: 1>, <Termination.GAMMON: 'gammon'>)
+    >>> classify_win(Position.from_sides({}, {24: 1, 6: 14}))
+    (<Color.WHITE: 0>, <Termination.BACKGAMMON: 'backgammon'>)
+    >>> classify_win(Position.from_sides({}, {6: 14}))
+    (<Color.WHITE: 0>, <Termination.SINGLE: 'single'>)
+    """
+    mine = sum(n for n in position.points if n > 0) + position.bar[0]
+    theirs = -sum(n for n in position.points if n < 0) + position.bar[1]
+    if mine and theirs:
+        raise GameNotOverError("both sides still have checkers to bear off")
+    if not mine and not theirs:
+        raise GameNotOverError("a finished game has checkers left on one side")
+    winner = position.turn if not mine else position.turn.other
+    board = position.seen_by(winner)
+    if board.off[1] > 0:
+        return winner, Termination.SINGLE
+    if board.bar[1] > 0 or any(n < 0 for n in board.points[:6]):
+        return winner, Termination.BACKGAMMON
+    return winner, Termination.GAMMON
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Where a match stands between (or during) games.
+
+    ``crawford`` says the *current* game is the Crawford game; ``post_crawford``
+    that the Crawford game has been played, so doubling is allowed again.
+    ``jacoby`` and ``automatic_doubles`` are money options only.
+    ``automatic_doubles_this_game`` counts the opening ties already applied.
+
+    >>> MatchState(length=26)
+    Traceback (most recent call last):
+    ...
+    backgammon.rules.match.MatchLengthError: a match is 1 to 25 points long (0 for money), not 26
+    >>> MatchState(length=5, jacoby=True)
+    Traceback (most recent call last):
+    ...
+    backgammon.rules.match.MatchOptionError: Jacoby and automatic doubles are money options
+    """
+
+    length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    post_crawford: bool = False
+    cube: Cube = field(default_factory=Cube)
+    jacoby: bool = False
+    automatic_doubles: bool = False
+    max_automatic_doubles: int = 1
+    automatic_doubles_this_game: int = 0
+    game_number: int = 1
+    winner: Color | None = None
+    drawn: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.length, bool) or not 0 <= self.length <= MAX_MATCH_LENGTH:
+            raise MatchLengthError(
+                f"a match is 1 to {MAX_MATCH_LENGTH} points long (0 for money), not {self.length}"
+            )
+        if self.money:
+            if self.crawford or self.post_crawford:
+                raise MatchOptionError("money play has no Crawford game")
+        elif self.jacoby or self.automatic_doubles:
+            raise MatchOptionError("Jacoby and automatic doubles are money options")
+        if min(self.score) < 0:
+            raise MatchOptionError("scores cannot be negative")
+        if self.max_automatic_doubles < 0 or self.automatic_doubles_this_game < 0:
+            raise MatchOptionError("automatic double counts cannot be negative")
+        if self.game_number < 1:
+            raise MatchOptionError("games are numbered from 1")
+        if self.winner is not None and self.drawn:
+            raise MatchOptionError("a drawn match has no winner")
+
+    @property
+    def money(self) -> bool:
+        """A money session: no length, the score just accumulates."""
+        return self.length == 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or self.drawn
+
+    def away(self, player: Color) -> int:
+        """Points ``player`` still needs to win the match (0 in money play).
+
+        >>> MatchState(length=7, score=(2, 5)).away(Color.BLACK)
+        2
+        """
+        return 0 if self.money else self.length - self.score[player]
+
+    # Doubling -----------------------------------------------------------
+
+    def check_double(self, player: Color) -> None:
+        """Raise the :class:`CannotDoubleError` that stops ``player`` doubling now.
+
+        The service checks that ``player`` is on roll and has not rolled yet;
+        this checks everything the match knows: Crawford, a dead cube, cube
+        ownership and the cube limit.
+
+        >>> m = MatchState(length=5, score=(3, 0), cube=Cube(2, Color.WHITE))
+        >>> m.check_double(Color.WHITE)
+        Traceback (most recent call last):
+        ...
+        backgammon.rules.match.DeadCubeError: WHITE wins the match by winning at the cube's 2
+        """
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        if self.crawford:
+            raise CrawfordDoubleError("no doubling in the Crawford game")
+        if not self.money and self.score[player] + self.cube.value >= self.length:
+            raise DeadCubeError(
+                f"{player.name} wins the match by winning at the cube's {self.cube.value}"
+            )
+        self.cube.check_double(player)
+
+    def can_double(self, player: Color) -> bool:
+        """Whether ``player`` may offer a double (being on roll before rolling)."""
+        try:
+            self.check_double(player)
+        except (CannotDoubleError, MatchOverError):
+            return False
+        return True
+
+    def take(self, doubler: Color) -> MatchState:
+        """The state after ``doubler`` doubles and the opponent takes."""
+        self.check_double(doubler)
+        return replace(self, cube=self.cube.doubled(doubler))
+
+    def with_opening_ties(self, ties: int) -> MatchState:
+        """Turn the cube for opening-roll ties, if automatic doubles are on.
+
+        At most ``max_automatic_doubles`` per game, and never past the cube
+        limit; the cube stays centred.
+
+        >>> m = MatchState(automatic_doubles=True).with_opening_ties(2)
+        >>> m.cube
+        Cube(value=2, owner=None, limit=64)
+        >>> MatchState().with_opening_ties(1).cube.value
+        1
+        """
+        if not self.automatic_doubles:
+            return self
+        state = self
+        for _ in range(ties):
+            if state.automatic_doubles_this_game >= self.max_automatic_doubles:
+                break
+            cube = state.cube
+            if cube.owner is not None or (cube.limit is not None and cube.value * 2 > cube.limit):
+                break
+            state = replace(
+                state,
+                cube=cube.auto_doubled(),
+                automatic_doubles_this_game=state.automatic_doubles_this_game + 1,
+            )
+        return state
+
+    # Scoring ------------------------------------------------------------
+
+    def _scored(self, winner: Color, termination: Termination, multiplier: int) -> Outcome:
+        if self.jacoby and self.cube.centred and multiplier > 1:
+            multiplier = 1
+        return Outcome(winner, termination, multiplier * self.cube.value)
+
+    def outcome_for_win(self, position: Position) -> Outcome:
+        """Score a game won by bearing off, from its final position.
+
+        >>> MatchState(cube=Cube(2, Color.WHITE)).outcome_for_win(
+        ...     Position.from_sides({}, {6: 15}))
+        Outcome(winner=<Color.WHITE: 0>, termination=<Termination.GAMMON: 'gammon'>, points=4)
+        >>> MatchState(jacoby=True).outcome_for_win(Position.from_sides({}, {6: 15})).points
+        1
+        """
+        winner, termination = classify_win(position)
+        return self._scored(winner, termination, _MULTIPLIER[termination])
+
+    def outcome_for_drop(self, doubler: Color) -> Outcome:
+        """The doubler wins the cube's value before the double, no gammons.
+
+        >>> MatchState(cube=Cube(4, Color.BLACK)).outcome_for_drop(Color.BLACK).points
+        4
+        """
+        return Outcome(doubler, Termination.DROP, self.cube.value)
+
+    def outcome_for_resignation(self, resigner: Color, position: Position) -> Outcome:
+        """End the game at once: a gammon if the resigner bore off none, else single.
+
+        Jacoby applies as to any gammon.
+
+        >>> start = Position.start()
+        >>> MatchState().outcome_for_resignation(Color.BLACK, start).points
+        2
+        """
+        multiplier = 1 if position.borne_off(resigner) > 0 else 2
+        return self._scored(resigner.other, Termination.RESIGN, multiplier)
+
+    def outcome_for_timeout(self, loser: Color) -> Outcome:
+        """A player ran out of time: the opponent wins the whole match.
+
+        In match play the winner is awarded the points still needed; in a money
+        session the game scores the cube's value and the session ends.
+        """
+        winner = loser.other
+        points = self.cube.value if self.money else self.away(winner)
+        return Outcome(winner, Termination.TIMEOUT, points)
+
+    def outcome_for_draw(self) -> Outcome:
+        """An agreed draw: the match ends with no winner and no points."""
+        return Outcome(None, Termination.DRAW, 0)
+
+    def after_game(self, outcome: Outcome) -> MatchState:
+        """The state after a game ends with ``outcome``: new score, next game set up.
+
+        The next game starts with a fresh centred cube (same limit). It is the
+        Crawford game if a player has just reached one point from victory for
+        the first time; the game after the Crawford game is post-Crawford.
+
+        >>> m = MatchState(length=5, score=(3, 1))
+        >>> m = m.after_game(Outcome(Color.WHITE, Termination.SINGLE, 1))
+        >>> m.score, m.crawford, m.game_number
+        ((4, 1), True, 2)
+        >>> m = m.after_game(Outcome(Color.BLACK, Termination.SINGLE, 1))
+        >>> m.crawford, m.post_crawford
+        (False, True)
+        >>> m = m.after_game(Outcome(Color.BLACK, Termination.GAMMON, 4))
+        >>> m.score, m.winner, m.is_over
+        ((4, 6), <Color.BLACK: 1>, True)
+        """
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        if outcome.winner is None:
+            return replace(self, drawn=True, crawford=False)
+        score = list(self.score)
+        score[outcome.winner] += outcome.points
+        new_score = (score[0], score[1])
+        winner: Color | None = None
+        if outcome.termination is Termination.TIMEOUT:
+            winner = outcome.winner
+        elif not self.money and new_score[outcome.winner] >= self.length:
+            winner = outcome.winner
+        crawford = False
+        post_crawford = self.post_crawford or self.crawford
+        if not self.money and winner is None and not post_crawford:
+            crawford = self.length - 1 in new_score
+        return replace(
+            self,
+            score=new_score,
+            crawford=crawford,
+            post_crawford=post_crawford,
+            cube=Cube(1, None, self.cube.limit),
+            automatic_doubles_this_game=0,
+            game_number=self.game_number + 1 if winner is None else self.game_number,
+            winner=winner,
+        )
