@@ -1,0 +1,18 @@
+"""Root conftest: run the rules engine's docstring examples as tests.
+
+Doctests are collected from ``backgammon/rules`` only, so Django settings, URLs and
+scripts such as ``tests/data/make_oracle.py`` are never imported as doctest modules.
+"""
+
+from pathlib import Path
+
+import pytest
+from _pytest.doctest import DoctestModule
+
+RULES_DIR = Path(__file__).resolve().parent / "backgammon" / "rules"
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix == ".py" and RULES_DIR in file_path.resolve().parents:
+        return DoctestModule.from_parent(parent, path=file_path)
+    return None

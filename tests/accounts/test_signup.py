@@ -1,0 +1,69 @@
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+SIGNUP = {
+    "email": "dora@example.com",
+    "username": "dora",
+    "password1": "a long enough secret 42",
+    "password2": "a long enough secret 42",
+}
+
+
+def _confirmation_link() -> str:
+    assert len(mail.outbox) == 1
+    match = re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+/)", mail.outbox[0].body)
+    assert match, mail.outbox[0].body
+    return match.group(1)
+
+
+def test_signing_up_sends_a_verification_email_and_does_not_log_in(client: Client) -> None:
+    response = client.post(reverse("account_signup"), SIGNUP)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert mail.outbox[0].to == ["dora@example.com"]
+    assert "_auth_user_id" not in client.session
+    user = User.objects.get(username="dora")
+    assert not EmailAddress.objects.get(user=user).verified
+
+
+def test_an_unverified_player_cannot_log_in(client: Client) -> None:
+    client.post(reverse("account_signup"), SIGNUP)
+    mail.outbox.clear()
+    client.logout()
+    response = client.post(
+        reverse("account_login"), {"login": "dora", "password": SIGNUP["password1"]}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert "_auth_user_id" not in client.session
+
+
+def test_following_the_link_verifies_the_address_and_allows_log_in(client: Client) -> None:
+    client.post(reverse("account_signup"), SIGNUP)
+    link = _confirmation_link()
+    assert client.get(link).status_code == 200
+    client.post(link)
+    assert EmailAddress.objects.get(email="dora@example.com").verified
+
+    other = Client()
+    response = other.post(
+        reverse("account_login"), {"login": "dora@example.com", "password": SIGNUP["password1"]}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+    assert other.session["_auth_user_id"] == str(User.objects.get(username="dora").pk)
+
+
+def test_the_allauth_pages_use_the_site_layout(client: Client) -> None:
+    content = client.get(reverse("account_login"), headers={"accept-language": "es"}).content
+    assert b'class="site-header"' in content
+    assert b"site.css" in content

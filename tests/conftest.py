@@ -1,0 +1,132 @@
+"""Shared fixtures, and the markers that say which outside service a test needs.
+
+Markers: ``postgres``, ``redis``, ``celery_worker``, ``gnubg``, ``browser``. Locally a
+test whose service is missing is skipped; when ``CI=true`` it fails instead, so CI can
+never go green by skipping.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache as django_cache
+from django.db import connection
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from accounts.models import User
+from tests.factories import UserFactory
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@cache
+def redis_problem() -> str | None:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return "REDIS_URL is not set"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"Redis at REDIS_URL={url} is not reachable ({exc})"
+    return None
+
+
+def postgres_problem() -> str | None:
+    if connection.vendor != "postgresql":
+        return f"the database is {connection.vendor}, not PostgreSQL (set DATABASE_URL)"
+    return None
+
+
+def gnubg_problem() -> str | None:
+    return None if shutil.which("gnubg") else "the gnubg executable is not on PATH"
+
+
+def browser_problem() -> str | None:
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} does not exist"
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright is not installed"
+    return None
+
+
+SERVICE_CHECKS: dict[str, Callable[[], str | None]] = {
+    "postgres": postgres_problem,
+    "redis": redis_problem,
+    "celery_worker": redis_problem,
+    "gnubg": gnubg_problem,
+    "browser": browser_problem,
+}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, check in SERVICE_CHECKS.items():
+        if item.get_closest_marker(marker) is None:
+            continue
+        problem = check()
+        if problem is None:
+            continue
+        message = f"@pytest.mark.{marker}: {problem}"
+        if in_ci():
+            pytest.fail(f"{message} (CI=true: a missing service is a failure)", pytrace=False)
+        pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache_and_eager_tasks(
+    request: pytest.FixtureRequest, settings: Settings
+) -> Iterator[None]:
+    """Each test starts with an empty local cache and runs Celery tasks eagerly.
+
+    Tests marked ``redis`` keep the Redis cache from REDIS_URL; tests marked
+    ``celery_worker`` send tasks to the real broker.
+    """
+    from backgammon.celery import app
+
+    if request.node.get_closest_marker("redis") is None:
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    django_cache.clear()
+    eager = request.node.get_closest_marker("celery_worker") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = previous
+        if request.node.get_closest_marker("redis") is None:
+            django_cache.clear()
+
+
+@pytest.fixture
+def player(db: None) -> User:
+    return UserFactory(username="alice")
+
+
+@pytest.fixture
+def opponent(db: None) -> User:
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    return UserFactory(username="charlie")
+
+
+@pytest.fixture
+def player_client(player: User) -> Client:
+    """A test client signed in as ``player``."""
+    client = Client()
+    client.force_login(player)
+    return client

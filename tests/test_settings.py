@@ -1,0 +1,62 @@
+"""The environment helpers behind backgammon/settings.py fail loudly on bad values."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from backgammon.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    parse_email_url,
+    parse_redis_url,
+    parse_site_url,
+)
+
+
+def test_booleans_accept_the_usual_spellings() -> None:
+    assert env_bool("X", False, {"X": "Yes"}) is True
+    assert env_bool("X", True, {"X": "0"}) is False
+    assert env_bool("X", True, {}) is True
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: env_bool("DEBUG", True, {"DEBUG": "maybe"}),
+        lambda: env_int("PORT", 1, {"PORT": "eighty"}),
+        lambda: env_int("N", 1, {"N": "-3"}, minimum=0),
+        lambda: env_choice("DJANGO_ENV", "development", {"development"}, {"DJANGO_ENV": "prod"}),
+        lambda: parse_redis_url("REDIS_URL", "localhost:6379"),
+        lambda: parse_site_url("SITE_URL", "example.org"),
+        lambda: parse_email_url("gmail"),
+        lambda: parse_email_url("smtp://"),
+    ],
+)
+def test_bad_values_raise_improperly_configured(call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ImproperlyConfigured):
+        call()
+
+
+def test_lists_are_comma_separated() -> None:
+    assert env_list("HOSTS", ["a"], {"HOSTS": "x.org, y.org,,"}) == ["x.org", "y.org"]
+    assert env_list("HOSTS", ["a"], {}) == ["a"]
+
+
+def test_email_url_console_is_the_simple_case() -> None:
+    assert parse_email_url("console:")["EMAIL_BACKEND"].endswith("console.EmailBackend")
+
+
+def test_email_url_smtp_reads_host_port_and_credentials() -> None:
+    config = parse_email_url("smtp://me%40x.org:s%3Acret@mail.x.org:2525")
+    assert config["EMAIL_HOST"] == "mail.x.org"
+    assert config["EMAIL_PORT"] == 2525
+    assert config["EMAIL_HOST_USER"] == "me@x.org"
+    assert config["EMAIL_HOST_PASSWORD"] == "s:cret"
+    assert not config["EMAIL_USE_TLS"]
+
+
+def test_email_url_tls_variants() -> None:
+    assert parse_email_url("smtp+tls://mail.x.org")["EMAIL_PORT"] == 587
+    assert parse_email_url("smtp://mail.x.org?tls=1")["EMAIL_USE_TLS"] is True
+    assert parse_email_url("smtps://mail.x.org")["EMAIL_USE_SSL"] is True
