@@ -50,8 +50,13 @@ def postgres_problem() -> str | None:
     return None
 
 
+def gnubg_executable() -> str | None:
+    """gnubg's path: on PATH, or where Debian installs it (/usr/games is often not on PATH)."""
+    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+
+
 def gnubg_problem() -> str | None:
-    return None if shutil.which("gnubg") else "the gnubg executable is not on PATH"
+    return None if gnubg_executable() else "gnubg is neither on PATH nor in /usr/games"
 
 
 def browser_problem() -> str | None:
@@ -107,6 +112,15 @@ def _isolated_cache_and_eager_tasks(
         app.conf.task_always_eager = previous
         if request.node.get_closest_marker("redis") is None:
             django_cache.clear()
+
+
+@pytest.fixture
+def gnubg() -> str:
+    """Path of the gnubg executable (use with ``@pytest.mark.gnubg``)."""
+    path = gnubg_executable()
+    if path is None:
+        pytest.skip("gnubg is not installed")
+    return path
 
 
 @pytest.fixture
