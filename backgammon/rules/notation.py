@@ -165,9 +165,14 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     if text.strip().lower() in PASS_WORDS:
         if plays:
             raise MustMoveError("You have a legal play, so you cannot pass.")
-        return Play((), position, position)
+        return Play.passing(position)
     paths = _read_paths(text)
 
+    for point in sorted({p for path in paths for p in path[1:]}, reverse=True):
+        if point != OFF and position.points[point - 1] <= -2:
+            raise BlockedPointError(
+                f"Point {point} is blocked: your opponent holds it.", point=point
+            )
     wanted = _my_board(position)
     for path in paths:
         wanted[path[0]] -= 1
