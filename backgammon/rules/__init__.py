@@ -9,6 +9,7 @@
 True
 """
 
+from .dice import Dice, FixedDice, SystemDice, opening_roll
 from .errors import (
     AmbiguousPlayError,
     BearOffHigherError,
@@ -25,11 +26,49 @@ from .errors import (
     RulesError,
     WrongDiceError,
 )
+from .gnubg_ids import (
+    InvalidIdError,
+    MatchKey,
+    match_id,
+    match_key_from_id,
+    position_from_id,
+    position_id,
+)
+from .match import (
+    DEFAULT_CUBE_LIMIT,
+    MAX_MATCH_LENGTH,
+    OFFERED_LENGTHS,
+    CannotDoubleError,
+    Cube,
+    MatchState,
+    Outcome,
+    Termination,
+    classify_win,
+)
 from .moves import Play, Step, legal_plays
 from .notation import format_steps, parse_play
 from .position import CHECKERS, Color, Position, Variant
 
 __all__ = [
+    "DEFAULT_CUBE_LIMIT",
+    "MAX_MATCH_LENGTH",
+    "OFFERED_LENGTHS",
+    "CannotDoubleError",
+    "Cube",
+    "Dice",
+    "FixedDice",
+    "InvalidIdError",
+    "MatchKey",
+    "MatchState",
+    "Outcome",
+    "SystemDice",
+    "Termination",
+    "classify_win",
+    "match_id",
+    "match_key_from_id",
+    "opening_roll",
+    "position_from_id",
+    "position_id",
     "AmbiguousPlayError",
     "BearOffHigherError",
     "BlockedPointError",

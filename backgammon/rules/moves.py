@@ -77,9 +77,7 @@ class Play:
     @property
     def steps(self) -> tuple[Step, ...]:
         path = self._path
-        return tuple(
-            Step(path[i], path[i + 1], bool(path[i + 2])) for i in range(0, len(path), 3)
-        )
+        return tuple(Step(path[i], path[i + 1], bool(path[i + 2])) for i in range(0, len(path), 3))
 
     @property
     def position(self) -> Position:

@@ -208,9 +208,7 @@ def _explain(
         if wanted[point] < 0:
             if point == BAR:
                 return NoSuchCheckerError("You have no checker on the bar.", point=point)
-            return NoSuchCheckerError(
-                f"You have no checker on point {point} to move.", point=point
-            )
+            return NoSuchCheckerError(f"You have no checker on point {point} to move.", point=point)
 
     most = max((len(p.steps) for p in plays), default=0)
     if not most:

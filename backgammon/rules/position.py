@@ -137,9 +137,7 @@ class Position:
         mine = sum(n for n in self.points if n > 0) + self.bar[0] + self.off[0]
         theirs = -sum(n for n in self.points if n < 0) + self.bar[1] + self.off[1]
         if mine != checkers or theirs != checkers:
-            raise ValueError(
-                f"each side must have {checkers} checkers (found {mine} and {theirs})"
-            )
+            raise ValueError(f"each side must have {checkers} checkers (found {mine} and {theirs})")
 
     def mirror(self) -> Position:
         """The same board seen from the opponent, who is then on roll."""
