@@ -432,13 +432,19 @@ class MatchState:
         return self._scored(resigner.other, Termination.RESIGN, multiplier)
 
     def outcome_for_timeout(self, loser: Color) -> Outcome:
-        """A player ran out of time: the opponent wins the whole match.
+        """A player ran out of time.
 
-        In match play the winner is awarded the points still needed; in a money
-        session the game scores the cube's value and the session ends.
+        In match play the opponent wins the whole match and is awarded the
+        points still needed. In a money session only the game is lost, scored as
+        a gammon at the current cube value, and the session goes on.
+
+        >>> MatchState(length=7, score=(2, 5)).outcome_for_timeout(Color.BLACK).points
+        5
+        >>> MatchState(cube=Cube(2, Color.WHITE)).outcome_for_timeout(Color.WHITE).points
+        4
         """
         winner = loser.other
-        points = self.cube.value if self.money else self.away(winner)
+        points = 2 * self.cube.value if self.money else self.away(winner)
         return Outcome(winner, Termination.TIMEOUT, points)
 
     def outcome_for_draw(self) -> Outcome:
@@ -471,7 +477,7 @@ class MatchState:
         score[outcome.winner] += outcome.points
         new_score = (score[0], score[1])
         winner: Color | None = None
-        if outcome.termination is Termination.TIMEOUT:
+        if outcome.termination is Termination.TIMEOUT and not self.money:
             winner = outcome.winner
         elif not self.money and new_score[outcome.winner] >= self.length:
             winner = outcome.winner

@@ -281,10 +281,11 @@ def test_a_timeout_in_match_play_awards_the_match() -> None:
     assert after.winner is WHITE and after.score == (7, 5)
 
 
-def test_a_timeout_ends_a_money_session() -> None:
+def test_a_timeout_in_a_money_session_loses_the_game_as_a_gammon() -> None:
     state = MatchState(cube=Cube(4, WHITE))
     after = state.after_game(state.outcome_for_timeout(WHITE))
-    assert after.winner is BLACK and after.score == (0, 4) and after.is_over
+    assert after.score == (0, 8)
+    assert not after.is_over and after.winner is None and after.game_number == 2
 
 
 def test_an_agreed_draw_ends_the_match_without_a_winner() -> None:
