@@ -1,0 +1,48 @@
+"""A random player, used by the demo data, the tests and the benchmarks.
+
+It plays only through the services, exactly as a person on the website would.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from accounts.models import User
+from backgammon.rules import legal_plays
+
+from . import services
+from .models import Game, Match
+
+
+def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float = 0.0) -> Game:
+    """Make one action for whoever must act in ``game``; returns the game after it."""
+    match: Match = game.match
+    user: User = match.white if game.turn == 0 else match.black
+    common = {"game_id": game.pk, "player": user, "expected_ply": game.ply, "now": now}
+    if game.state == Game.State.DOUBLED:
+        if rng.random() < 0.5:
+            return services.game_take(**common)
+        return services.game_drop(**common)
+    if game.state == Game.State.ROLLING:
+        state = services.match_state(match, game)
+        if rng.random() < double_rate and state.can_double(game.turn_color):
+            return services.game_double(**common)
+        return services.game_roll(**common)
+    plays = legal_plays(game.position(), game.dice or (0, 0))
+    text = str(rng.choice(plays)) if plays else "pass"
+    return services.game_play_move(play_text=text, **common)
+
+
+def bot_play_match(
+    match: Match, rng: random.Random, now: datetime, *, max_actions: int = 20000, **options: float
+) -> Match:
+    """Play ``match`` to its end (or ``max_actions``), with random legal actions."""
+    for _ in range(max_actions):
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING:
+            break
+        game = match.current_game
+        assert game is not None
+        bot_act(game, rng, now, **options)
+    return match

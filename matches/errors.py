@@ -1,0 +1,83 @@
+"""The one error type services raise, and the translation of engine errors into it.
+
+A service error carries a translatable message, a stable ``code`` and the HTTP
+status that fits, so that the web page and the API say the same thing in the
+player's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from backgammon.rules import RulesError
+
+
+class ServiceError(Exception):
+    status = 400
+    default_code = "invalid"
+
+    def __init__(self, message: str | Promise, *, code: str | None = None, **params: Any):
+        self.message = message
+        self.code = code or self.default_code
+        self.params = params
+        super().__init__(str(message))
+
+    def __str__(self) -> str:
+        return str(self.message) % self.params if self.params else str(self.message)
+
+
+class InvalidAction(ServiceError):
+    status = 400
+    default_code = "invalid"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    default_code = "forbidden"
+
+
+class NotFound(ServiceError):
+    status = 404
+    default_code = "not_found"
+
+
+class Conflict(ServiceError):
+    status = 409
+    default_code = "conflict"
+
+
+# What each engine error says to a player. The engine's own English text is a
+# developer's message; these are the player's, and they are translated.
+RULE_MESSAGES: dict[str, Promise] = {
+    "invalid_notation": _("That is not a move. Write it like 24/18 13/11, or pass."),
+    "blocked_point": _("Point %(point)s is blocked: your opponent holds it."),
+    "must_enter": _("You must enter your checkers from the bar first."),
+    "must_use_both_dice": _("You must use both dice (or as many moves as the roll allows)."),
+    "must_play_larger_die": _("Only one die can be played, so you must play the larger one."),
+    "not_all_home": _("You can bear off only when all your checkers are in your home board."),
+    "no_such_checker": _("You have no checker on point %(point)s to move."),
+    "wrong_dice": _("That move does not match your dice."),
+    "bear_off_higher": _("A larger die bears off only from your highest point."),
+    "must_move": _("You have a legal move, so you cannot pass."),
+    "must_pass": _("No move is possible with these dice: this turn is a pass."),
+    "ambiguous_play": _("That move fits more than one play: write the point where you hit."),
+    "illegal_play": _("That is not a legal move with these dice."),
+    "crawford": _("No doubling in the Crawford game."),
+    "cube_dead": _("The cube is dead: winning this game already wins you the match."),
+    "not_cube_owner": _("Your opponent owns the cube."),
+    "cube_limit": _("The cube has reached its limit."),
+}
+
+
+def from_rules_error(error: RulesError) -> InvalidAction:
+    """The service error for an engine refusal, with the player's message."""
+    message = RULE_MESSAGES.get(error.code, RULE_MESSAGES["illegal_play"])
+    params = getattr(error, "params", {}) or {}
+    if "%(point)s" in str(message) and "point" not in params:
+        message = RULE_MESSAGES["illegal_play"]
+    return InvalidAction(
+        message, code=error.code, **{k: params[k] for k in ("point",) if k in params}
+    )

@@ -1,0 +1,305 @@
+"""Challenges, matches, games and the append-only record of every turn.
+
+A game's board is stored from White's side (White moves 24 -> 1), whoever is
+on roll, so that a row reads the same in the admin, the API and the replay
+check. The engine wants the board from the side of the player on roll;
+:meth:`Game.position` does that turn.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from backgammon.rules import Color, Position, Variant
+
+START_BOARD: dict[str, list[int]] = {"points": [0] * 24, "bar": [0, 0], "off": [0, 0]}
+
+
+class VariantChoice(models.TextChoices):
+    STANDARD = Variant.STANDARD.value, _("Standard")
+    NACKGAMMON = Variant.NACKGAMMON.value, _("Nackgammon")
+    HYPERGAMMON = Variant.HYPERGAMMON.value, _("Hypergammon")
+
+
+class MatchOptions(models.Model):
+    """What a challenge offers and a match is then played with."""
+
+    variant = models.CharField(
+        _("variant"), max_length=12, choices=VariantChoice.choices, default=VariantChoice.STANDARD
+    )
+    length = models.PositiveSmallIntegerField(
+        _("match length"),
+        default=5,
+        validators=[MaxValueValidator(25)],
+        help_text=_("Points to win; 0 for a money session."),
+    )
+    days_per_move = models.PositiveSmallIntegerField(
+        _("days per move"), default=3, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    time_bank_days = models.PositiveSmallIntegerField(
+        _("time bank (days)"), default=0, validators=[MaxValueValidator(365)]
+    )
+    cube_limit = models.PositiveSmallIntegerField(
+        _("cube limit"), null=True, blank=True, default=64, help_text=_("Empty for no limit.")
+    )
+    jacoby = models.BooleanField(_("Jacoby rule"), default=False)
+    automatic_doubles = models.BooleanField(_("automatic doubles"), default=False)
+    rated = models.BooleanField(_("rated"), default=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+    @property
+    def checkers(self) -> int:
+        return Variant(self.variant).checkers
+
+
+class Challenge(MatchOptions):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        EXPIRED = "expired", _("Expired")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+        verbose_name=_("opponent"),
+        help_text=_("Empty for an open challenge that anyone may accept."),
+    )
+    message = models.CharField(_("message"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created"))
+    expires_at = models.DateTimeField(_("expires"))
+    responded_at = models.DateTimeField(_("answered"), null=True, blank=True)
+    match = models.OneToOneField(
+        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["expires_at"], name="challenge_open_expiry", condition=Q(status="open")
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge #{self.pk} by {self.challenger}"
+
+    @property
+    def is_open_to_anyone(self) -> bool:
+        return self.opponent_id is None
+
+
+class Match(MatchOptions):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    class Result(models.TextChoices):
+        WHITE = "white", _("White won")
+        BLACK = "black", _("Black won")
+        DRAW = "draw", _("Draw")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_white"
+    )
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_black"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    result = models.CharField(max_length=10, choices=Result.choices, blank=True)
+    termination = models.CharField(max_length=12, blank=True)
+    score_white = models.PositiveSmallIntegerField(default=0)
+    score_black = models.PositiveSmallIntegerField(default=0)
+    crawford_played = models.BooleanField(default=False)
+    draw_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_white = models.DurationField(null=True, blank=True)
+    bank_black = models.DurationField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-finished_at"], name="match_status_finished")]
+
+    def __str__(self) -> str:
+        return f"Match #{self.pk}: {self.white} vs {self.black}"
+
+    def player(self, color: Color) -> models.Model:
+        return self.white if color == Color.WHITE else self.black
+
+    def color_of(self, user: object) -> Color | None:
+        user_id = getattr(user, "pk", None)
+        if user_id == self.white_id:
+            return Color.WHITE
+        if user_id == self.black_id:
+            return Color.BLACK
+        return None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.score_white, self.score_black)
+
+    @property
+    def current_game(self) -> Game | None:
+        return self.games.order_by("-number").first()
+
+
+class Game(models.Model):
+    class State(models.TextChoices):
+        ROLLING = "rolling", _("To roll or double")
+        MOVING = "moving", _("To move")
+        DOUBLED = "doubled", _("Answering a double")
+        FINISHED = "finished", _("Finished")
+
+    class Termination(models.TextChoices):
+        SINGLE = "single", _("Single game")
+        GAMMON = "gammon", _("Gammon")
+        BACKGAMMON = "backgammon", _("Backgammon")
+        DROP = "drop", _("Double dropped")
+        RESIGN = "resign", _("Resignation")
+        TIMEOUT = "timeout", _("Time-out")
+        DRAW = "draw", _("Draw")
+        ADJUDICATED = "adjudicated", _("Adjudicated")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ROLLING)
+    turn = models.PositiveSmallIntegerField(help_text="0 white, 1 black: whose action it is")
+    board = models.JSONField(default=dict, help_text="From White's side: points, bar, off")
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    cube_value = models.PositiveSmallIntegerField(default=1)
+    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
+    crawford = models.BooleanField(default=False)
+    automatic_doubles = models.PositiveSmallIntegerField(default=0)
+    ply = models.PositiveIntegerField(default=0)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    termination = models.CharField(max_length=12, choices=Termination.choices, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_unique_number"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deadline_at"],
+                name="game_active_deadline",
+                condition=~Q(state="finished"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of match #{self.match_id}"
+
+    @property
+    def turn_color(self) -> Color:
+        return Color(self.turn)
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        if self.die1 is None or self.die2 is None:
+            return None
+        return (self.die1, self.die2)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state == self.State.FINISHED
+
+    def white_position(self) -> Position:
+        """The board from White's side, with ``turn`` set to the colour on turn."""
+        board = self.board
+        return Position(
+            tuple(board["points"]),
+            (board["bar"][0], board["bar"][1]),
+            (board["off"][0], board["off"][1]),
+            self.turn_color,
+        )
+
+    def position(self) -> Position:
+        """The board as the engine wants it: from the side of the colour on turn."""
+        white = self.white_position()
+        if self.turn_color == Color.WHITE:
+            return white
+        return white.seen_by(Color.BLACK)
+
+    def set_position(self, position: Position) -> None:
+        """Store ``position`` (from the side of ``position.turn``), turned to White's side."""
+        white = position.seen_by(Color.WHITE)
+        self.board = {"points": list(white.points), "bar": list(white.bar), "off": list(white.off)}
+
+
+class GameEvent(models.Model):
+    """One entry of the game record. Rows are only ever appended: ``unique(game, ply)``."""
+
+    class Kind(models.TextChoices):
+        OPENING = "opening", _("Opening roll")
+        ROLL = "roll", _("Roll")
+        MOVE = "move", _("Move")
+        PASS = "pass", _("Pass")
+        DOUBLE = "double", _("Double")
+        TAKE = "take", _("Take")
+        DROP = "drop", _("Drop")
+        RESIGN = "resign", _("Resign")
+        TIMEOUT = "timeout", _("Time-out")
+        DRAW_OFFER = "draw_offer", _("Draw offered")
+        DRAW_DECLINE = "draw_decline", _("Draw declined")
+        DRAW = "draw", _("Draw agreed")
+        WIN = "win", _("Win")
+        ADJUDICATE = "adjudicate", _("Adjudicated")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+    color = models.PositiveSmallIntegerField(null=True, blank=True)
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    notation = models.CharField(max_length=80, blank=True)
+    value = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="gameevent_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.kind} {self.notation}"
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        if self.die1 is None or self.die2 is None:
+            return None
+        return (self.die1, self.die2)

@@ -1,0 +1,91 @@
+"""Reads: what a player may do now, and the lists the pages and the API show."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from backgammon.rules import Play, legal_plays
+
+from .models import Challenge, Game, Match
+from .services import match_state
+
+
+def game_actions(game: Game, user: object) -> list[str]:
+    """The actions ``user`` may take in ``game`` now, by the names the API uses.
+
+    ``roll``, ``double``, ``move``, ``take``, ``drop``, ``resign``,
+    ``offer_draw``, ``accept_draw``, ``decline_draw``.
+    """
+    match = game.match
+    color = match.color_of(user)
+    if color is None or game.is_finished or match.status != Match.Status.PLAYING:
+        return []
+    actions: list[str] = []
+    if game.turn == int(color):
+        if game.state == Game.State.ROLLING:
+            actions.append("roll")
+            if match_state(match, game).can_double(color):
+                actions.append("double")
+        elif game.state == Game.State.MOVING:
+            actions.append("move")
+        elif game.state == Game.State.DOUBLED:
+            actions += ["take", "drop"]
+    actions.append("resign")
+    if match.draw_offered_by is None:
+        actions.append("offer_draw")
+    elif match.draw_offered_by != int(color):
+        actions += ["accept_draw", "decline_draw"]
+    return actions
+
+
+def game_plays(game: Game) -> list[Play]:
+    """The legal plays for the stored dice (empty unless the player on turn is moving)."""
+    if game.state != Game.State.MOVING or game.dice is None:
+        return []
+    return legal_plays(game.position(), game.dice)
+
+
+def games_awaiting(user: User) -> QuerySet[Game]:
+    """Live games where ``user`` must act, the most urgent first."""
+    return (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .filter(
+            Q(match__white=user, turn=0) | Q(match__black=user, turn=1),
+            match__status=Match.Status.PLAYING,
+        )
+        .select_related("match", "match__white", "match__black")
+        .order_by("deadline_at", "pk")
+    )
+
+
+def games_of(user: User) -> QuerySet[Game]:
+    """Every live game of ``user``, sorted by time left."""
+    return (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .filter(Q(match__white=user) | Q(match__black=user), match__status=Match.Status.PLAYING)
+        .select_related("match", "match__white", "match__black")
+        .order_by("deadline_at", "pk")
+    )
+
+
+def matches_of(user: User) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(Q(white=user) | Q(black=user))
+        .select_related("white", "black")
+        .order_by("status", "-created_at")
+    )
+
+
+def challenges_open_to(user: User) -> QuerySet[Challenge]:
+    """Open challenges ``user`` may accept: addressed to them, or to anyone but their own."""
+    return (
+        Challenge.objects.filter(status=Challenge.Status.OPEN)
+        .filter(Q(opponent=user) | Q(opponent__isnull=True))
+        .exclude(challenger=user)
+        .select_related("challenger", "opponent")
+    )
+
+
+def challenges_sent_by(user: User) -> QuerySet[Challenge]:
+    return Challenge.objects.filter(challenger=user).select_related("opponent", "match")

@@ -1,0 +1,538 @@
+"""Every change to challenges, matches and games: one atomic function each.
+
+Each game action locks the game row, checks that the player may act and that
+the ply they last saw is still the current one, appends the record rows, and
+updates the game. A stale or repeated submission is refused with a conflict
+and changes nothing. The engine (``backgammon.rules``) decides what is legal;
+this module decides who may do what, when, and keeps the record.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from backgammon.rules import (
+    Color,
+    Cube,
+    Dice,
+    MatchState,
+    Outcome,
+    Position,
+    RulesError,
+    SystemDice,
+    Termination,
+    Variant,
+    legal_plays,
+    opening_roll,
+    parse_play,
+)
+from backgammon.rules.match import MatchLengthError
+
+from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
+from .models import Challenge, Game, GameEvent, Match
+from .signals import game_finished, match_finished
+
+#: The dice every service uses; tests swap in ``FixedDice``.
+dice: Dice = SystemDice()
+
+CHALLENGE_VALIDITY = timedelta(days=14)
+_MAX_AUTOMATIC_TURNS = 200
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    now: datetime,
+    opponent: User | None = None,
+    variant: str = Variant.STANDARD.value,
+    length: int = 5,
+    days_per_move: int = 3,
+    time_bank_days: int = 0,
+    cube_limit: int | None = 64,
+    jacoby: bool = False,
+    automatic_doubles: bool = False,
+    rated: bool = True,
+    message: str = "",
+    validity: timedelta = CHALLENGE_VALIDITY,
+) -> Challenge:
+    """Offer a match to ``opponent``, or to anyone when ``opponent`` is None."""
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
+    if variant not in {v.value for v in Variant}:
+        raise InvalidAction(_("Unknown variant."), code="variant")
+    if length != 0 and not (1 <= length <= 25):
+        raise InvalidAction(_("A match is 1 to 25 points long, or 0 for money."), code="length")
+    if not 1 <= days_per_move <= 30:
+        raise InvalidAction(_("Days per move must be from 1 to 30."), code="days_per_move")
+    if not 0 <= time_bank_days <= 365:
+        raise InvalidAction(_("The time bank must be from 0 to 365 days."), code="time_bank")
+    if cube_limit is not None and (cube_limit < 1 or cube_limit & (cube_limit - 1)):
+        raise InvalidAction(_("The cube limit must be a power of two."), code="cube_limit")
+    if cube_limit is None and length != 0:
+        raise InvalidAction(_("Only money sessions may play without a cube limit."), code="cube")
+    if length != 0 and (jacoby or automatic_doubles):
+        raise InvalidAction(
+            _("Jacoby and automatic doubles are options of money sessions."), code="money_only"
+        )
+    challenge = Challenge(
+        challenger=challenger,
+        opponent=opponent,
+        variant=variant,
+        length=length,
+        days_per_move=days_per_move,
+        time_bank_days=time_bank_days,
+        cube_limit=cube_limit,
+        jacoby=jacoby,
+        automatic_doubles=automatic_doubles,
+        rated=rated,
+        message=message[:200],
+        created_at=now,
+        expires_at=now + validity,
+    )
+    challenge.full_clean(exclude=["match"])
+    challenge.save()
+    return challenge
+
+
+def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:
+    try:
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise NotFound(_("No such challenge.")) from None
+    if challenge.status != Challenge.Status.OPEN or challenge.expires_at <= now:
+        raise Conflict(_("This challenge is no longer open."), code="challenge_closed")
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
+    """Accept: the match starts with colours drawn at random and the first opening roll."""
+    challenge = _locked_open_challenge(challenge_id, now)
+    if user.pk == challenge.challenger_id:
+        raise InvalidAction(_("You cannot accept your own challenge."), code="own_challenge")
+    if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+        raise Forbidden(_("This challenge was made to another player."))
+    players = [challenge.challenger, user]
+    if secrets.randbelow(2):
+        players.reverse()
+    match = Match.objects.create(
+        white=players[0],
+        black=players[1],
+        variant=challenge.variant,
+        length=challenge.length,
+        days_per_move=challenge.days_per_move,
+        time_bank_days=challenge.time_bank_days,
+        cube_limit=challenge.cube_limit,
+        jacoby=challenge.jacoby,
+        automatic_doubles=challenge.automatic_doubles,
+        rated=challenge.rated,
+        bank_white=timedelta(days=challenge.time_bank_days),
+        bank_black=timedelta(days=challenge.time_bank_days),
+        created_at=now,
+    )
+    challenge.status = Challenge.Status.ACCEPTED
+    challenge.opponent = user
+    challenge.responded_at = now
+    challenge.match = match
+    challenge.save(update_fields=["status", "opponent", "responded_at", "match"])
+    _start_game(match, number=1, state=_state_of(match), now=now)
+    return match
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    challenge = _locked_open_challenge(challenge_id, now)
+    if challenge.opponent_id != user.pk:
+        raise Forbidden(_("Only the challenged player can decline."))
+    challenge.status = Challenge.Status.DECLINED
+    challenge.responded_at = now
+    challenge.save(update_fields=["status", "responded_at"])
+    return challenge
+
+
+@transaction.atomic
+def challenge_withdraw(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    challenge = _locked_open_challenge(challenge_id, now)
+    if challenge.challenger_id != user.pk:
+        raise Forbidden(_("Only the challenger can withdraw a challenge."))
+    challenge.status = Challenge.Status.WITHDRAWN
+    challenge.responded_at = now
+    challenge.save(update_fields=["status", "responded_at"])
+    return challenge
+
+
+# --------------------------------------------------------------------------- game state
+
+
+def _state_of(match: Match, game: Game | None = None) -> MatchState:
+    """The engine's view of the match, for the game being played."""
+    cube = Cube(
+        game.cube_value if game else 1,
+        Color(game.cube_owner) if game and game.cube_owner is not None else None,
+        match.cube_limit,
+    )
+    crawford = bool(game and game.crawford)
+    return MatchState(
+        length=match.length,
+        score=match.score,
+        crawford=crawford,
+        post_crawford=match.crawford_played and not crawford and not match.is_money,
+        cube=cube,
+        jacoby=match.jacoby,
+        automatic_doubles=match.automatic_doubles,
+        automatic_doubles_this_game=game.automatic_doubles if game else 0,
+        game_number=game.number if game else 1,
+    )
+
+
+def _deadline(match: Match, now: datetime) -> datetime:
+    return now + timedelta(days=match.days_per_move)
+
+
+def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    game.ply += 1
+    return GameEvent.objects.create(game=game, ply=game.ply, kind=kind, created_at=now, **fields)
+
+
+def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) -> Game:
+    """Create game ``number``, throw the opening roll, and let the winner move."""
+    first, (white_die, black_die), ties = opening_roll(dice)
+    state = replace(state, cube=Cube(1, None, match.cube_limit), automatic_doubles_this_game=0)
+    state = state.with_opening_ties(ties)
+    game = Game(
+        match=match,
+        number=number,
+        state=Game.State.MOVING,
+        turn=int(first),
+        cube_value=state.cube.value,
+        automatic_doubles=state.automatic_doubles_this_game,
+        crawford=state.crawford,
+        started_at=now,
+        updated_at=now,
+        deadline_at=_deadline(match, now),
+        die1=white_die if first == Color.WHITE else black_die,
+        die2=black_die if first == Color.WHITE else white_die,
+    )
+    game.set_position(Position.start(Variant(match.variant), first))
+    game.save()
+    _append(
+        game,
+        GameEvent.Kind.OPENING,
+        now,
+        color=int(first),
+        die1=white_die,
+        die2=black_die,
+        value=state.cube.value if ties and state.cube.value > 1 else None,
+    )
+    _after_roll(game, now)
+    game.save()
+    return game
+
+
+def _after_roll(game: Game, now: datetime) -> None:
+    """With dice on the board: a turn with no legal play passes at once."""
+    position = game.position()
+    if legal_plays(position, game.dice or (0, 0)):
+        return
+    _append(
+        game,
+        GameEvent.Kind.PASS,
+        now,
+        color=game.turn,
+        die1=game.die1,
+        die2=game.die2,
+        notation="pass",
+    )
+    game.set_position(position.mirror())
+    _begin_turn(game, position.turn.other, now)
+
+
+def _begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
+    """Hand the turn to ``color``; the server rolls at once when they may not double."""
+    game.turn = int(color)
+    game.state = Game.State.ROLLING
+    game.die1 = game.die2 = None
+    game.deadline_at = _deadline(game.match, now)
+    if _state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
+        return
+    _roll(game, now, depth)
+
+
+def _roll(game: Game, now: datetime, depth: int = 0) -> None:
+    game.die1, game.die2 = dice.roll()
+    game.state = Game.State.MOVING
+    _append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=game.die1, die2=game.die2)
+    position = game.position()
+    if legal_plays(position, (game.die1, game.die2)):
+        return
+    _append(
+        game,
+        GameEvent.Kind.PASS,
+        now,
+        color=game.turn,
+        die1=game.die1,
+        die2=game.die2,
+        notation="pass",
+    )
+    game.set_position(position.mirror())
+    _begin_turn(game, position.turn.other, now, depth + 1)
+
+
+def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Color]:
+    """Lock the game row; check the user plays in it, it is live, and the ply is current."""
+    try:
+        game = Game.objects.select_for_update().select_related("match").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(_("No such game.")) from None
+    color = game.match.color_of(user)
+    if color is None:
+        raise Forbidden(_("You are not playing in this game."))
+    if game.is_finished or game.match.status != Match.Status.PLAYING:
+        raise Conflict(_("This game is over."), code="game_over")
+    if expected_ply is not None and expected_ply != game.ply:
+        raise Conflict(
+            _("The game has changed since you loaded it. Look at the board again."),
+            code="stale",
+        )
+    return game, color
+
+
+def _require_turn(game: Game, color: Color, *states: str) -> None:
+    if game.turn != int(color):
+        raise Forbidden(_("It is not your turn."), code="not_your_turn")
+    if game.state not in states:
+        messages = {
+            Game.State.ROLLING: _("You must roll (or double) first."),
+            Game.State.MOVING: _("You have already rolled: make your move."),
+            Game.State.DOUBLED: _("You must answer the double first."),
+        }
+        raise InvalidAction(messages.get(game.state, _("You cannot do that now.")), code="state")
+
+
+def _save(game: Game, now: datetime) -> Game:
+    game.updated_at = now
+    game.save()
+    return game
+
+
+# --------------------------------------------------------------------------- game actions
+
+
+@transaction.atomic
+def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
+    """Roll the dice instead of doubling."""
+    game, color = _lock(game_id, player, expected_ply)
+    _require_turn(game, color, Game.State.ROLLING)
+    _roll(game, now)
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_play_move(
+    *, game_id: int, player: User, play_text: str, expected_ply: int | None, now: datetime
+) -> Game:
+    """Play ``play_text`` with the stored dice; the engine decides whether it is legal."""
+    game, color = _lock(game_id, player, expected_ply)
+    _require_turn(game, color, Game.State.MOVING)
+    position = game.position()
+    try:
+        play = parse_play(position, game.dice or (0, 0), play_text)
+    except RulesError as error:
+        raise from_rules_error(error) from None
+    kind = GameEvent.Kind.PASS if play.is_pass else GameEvent.Kind.MOVE
+    _append(game, kind, now, color=int(color), die1=game.die1, die2=game.die2, notation=str(play))
+    after = play.position
+    if not after.bar[0] and all(n <= 0 for n in after.points):
+        game.set_position(after)
+        state = _state_of(game.match, game)
+        _finish_game(game, state, state.outcome_for_win(after), now)
+    else:
+        game.set_position(after.mirror())
+        _begin_turn(game, color.other, now)
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_double(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
+    game, color = _lock(game_id, player, expected_ply)
+    _require_turn(game, color, Game.State.ROLLING)
+    state = _state_of(game.match, game)
+    try:
+        state.check_double(color)
+    except RulesError as error:
+        raise from_rules_error(error) from None
+    _append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
+    game.state = Game.State.DOUBLED
+    game.turn = int(color.other)
+    game.deadline_at = _deadline(game.match, now)
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_take(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
+    game, color = _lock(game_id, player, expected_ply)
+    _require_turn(game, color, Game.State.DOUBLED)
+    game.cube_value *= 2
+    game.cube_owner = int(color)
+    _append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value)
+    game.turn = int(color.other)
+    game.deadline_at = _deadline(game.match, now)
+    _roll(game, now)
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_drop(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
+    game, color = _lock(game_id, player, expected_ply)
+    _require_turn(game, color, Game.State.DOUBLED)
+    _append(game, GameEvent.Kind.DROP, now, color=int(color), value=game.cube_value)
+    state = _state_of(game.match, game)
+    _finish_game(game, state, state.outcome_for_drop(color.other), now)
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_resign(
+    *,
+    game_id: int,
+    player: User,
+    expected_ply: int | None,
+    now: datetime,
+    whole_match: bool = False,
+) -> Game:
+    """Resign the game (gammon if none borne off, else single, times the cube) or the match."""
+    game, color = _lock(game_id, player, expected_ply)
+    state = _state_of(game.match, game)
+    if whole_match and not game.match.is_money:
+        outcome = Outcome(color.other, Termination.RESIGN, state.away(color.other))
+        _append(
+            game,
+            GameEvent.Kind.RESIGN,
+            now,
+            color=int(color),
+            value=outcome.points,
+            notation="match",
+        )
+        _finish_game(game, state, outcome, now, ends_match=True)
+    else:
+        outcome = state.outcome_for_resignation(color, game.white_position())
+        _append(
+            game,
+            GameEvent.Kind.RESIGN,
+            now,
+            color=int(color),
+            value=outcome.points,
+            notation="game",
+        )
+        _finish_game(game, state, outcome, now, ends_match=whole_match)
+    return _save(game, now)
+
+
+@transaction.atomic
+def match_offer_draw(
+    *, game_id: int, player: User, expected_ply: int | None, now: datetime
+) -> Game:
+    """Propose that the whole match end as a draw; the opponent may accept."""
+    game, color = _lock(game_id, player, expected_ply)
+    match = game.match
+    if match.draw_offered_by is not None:
+        raise Conflict(_("A draw has already been offered."), code="draw_pending")
+    match.draw_offered_by = int(color)
+    match.save(update_fields=["draw_offered_by"])
+    _append(game, GameEvent.Kind.DRAW_OFFER, now, color=int(color))
+    return _save(game, now)
+
+
+@transaction.atomic
+def match_answer_draw(
+    *, game_id: int, player: User, expected_ply: int | None, now: datetime, accept: bool
+) -> Game:
+    game, color = _lock(game_id, player, expected_ply)
+    match = game.match
+    if match.draw_offered_by is None or match.draw_offered_by == int(color):
+        raise InvalidAction(_("There is no draw offer for you to answer."), code="no_draw_offer")
+    match.draw_offered_by = None
+    match.save(update_fields=["draw_offered_by"])
+    if not accept:
+        _append(game, GameEvent.Kind.DRAW_DECLINE, now, color=int(color))
+        return _save(game, now)
+    _append(game, GameEvent.Kind.DRAW, now, color=int(color))
+    state = _state_of(match, game)
+    _finish_game(game, state, state.outcome_for_draw(), now)
+    return _save(game, now)
+
+
+# --------------------------------------------------------------------------- game end
+
+
+def _finish_game(
+    game: Game, state: MatchState, outcome: Outcome, now: datetime, *, ends_match: bool = False
+) -> None:
+    """Score the game, advance the match, and start the next game unless the match is over."""
+    match = game.match
+    game.state = Game.State.FINISHED
+    game.winner = None if outcome.winner is None else int(outcome.winner)
+    game.termination = outcome.termination.value
+    game.points = outcome.points
+    game.finished_at = now
+    game.deadline_at = None
+    game.die1 = game.die2 = None
+    if outcome.winner is not None:
+        _append(game, GameEvent.Kind.WIN, now, color=int(outcome.winner), value=outcome.points)
+    after = state.after_game(outcome)
+    match.score_white, match.score_black = after.score
+    match.crawford_played = after.post_crawford or match.crawford_played
+    match.draw_offered_by = None
+    game.updated_at = now
+    game.save()
+    game_finished.send(sender=Game, game=game, now=now)
+    if after.is_over or ends_match:
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+        match.termination = outcome.termination.value
+        if outcome.winner is None:
+            match.result = Match.Result.DRAW
+        else:
+            match.result = (
+                Match.Result.WHITE if outcome.winner == Color.WHITE else Match.Result.BLACK
+            )
+        match.save()
+        match_finished.send(sender=Match, match=match, now=now)
+        return
+    match.save()
+    _start_game(match, number=game.number + 1, state=after, now=now)
+
+
+def match_state(match: Match, game: Game | None = None) -> MatchState:
+    """The engine's view of ``match`` (for selectors and the API)."""
+    try:
+        return _state_of(match, game)
+    except MatchLengthError:  # pragma: no cover - guarded by the model validators
+        raise InvalidAction(_("This match has an impossible length.")) from None
+
+
+__all__ = [
+    "challenge_accept",
+    "challenge_create",
+    "challenge_decline",
+    "challenge_withdraw",
+    "game_double",
+    "game_drop",
+    "game_play_move",
+    "game_resign",
+    "game_roll",
+    "game_take",
+    "match_answer_draw",
+    "match_offer_draw",
+    "match_state",
+]
