@@ -296,22 +296,19 @@ def _search(
         return False
     used = False
     doubles = len(rolls) == 4
-    highest = 0
-    for point in range(24, 0, -1):
-        if board[point] > 0:
-            highest = point
-            break
-    for point in range(top, 0, -1):
-        if board[point] <= 0:
-            continue
+    last = depth == len(rolls)
+    highest = -1  # found only when a bear-off is tried
+    for point in [p for p in range(top, 0, -1) if board[p] > 0]:
         dest = point - die
         if dest >= 1:
             target = board[dest]
             if target < -1:
                 continue
-        elif highest > 6 or (dest < 0 and point != highest):
-            continue
         else:
+            if highest < 0:
+                highest = next(p for p in range(24, 0, -1) if board[p] > 0)
+            if highest > 6 or (dest < 0 and point != highest):
+                continue
             dest = OFF
             target = 0
         used = True
@@ -324,12 +321,24 @@ def _search(
         else:
             board[dest] += 1
         path += (point, dest, target == -1)
-        next_top = point if doubles else 24
-        key = (tuple(board), depth, next_top, rolls)
-        if key not in seen:
-            seen.add(key)
-            if _search(board, rolls, depth, next_top, pips, path, found, best, seen):
-                _save(board, path, pips, found, best)
+        if last:
+            # The last die: nothing below to search; save the play (see _save).
+            moves = len(path)
+            if pips >= best[1] and moves >= best[0]:
+                if moves > best[0] or pips > best[1]:
+                    found.clear()
+                    best[0] = moves
+                    best[1] = pips
+                key = tuple(board)
+                if key not in found:
+                    found[key] = tuple(path)
+        else:
+            next_top = point if doubles else 24
+            key = (tuple(board), depth, next_top, rolls)
+            if key not in seen:
+                seen.add(key)
+                if _search(board, rolls, depth, next_top, pips, path, found, best, seen):
+                    _save(board, path, pips, found, best)
         del path[-3:]
         board[point] += 1
         if dest == OFF:
