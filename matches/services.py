@@ -37,7 +37,7 @@ from backgammon.rules.match import MatchLengthError
 
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
 from .models import Challenge, Game, GameEvent, Match
-from .signals import game_finished, match_finished
+from .signals import dice_rolled, game_finished, match_finished
 
 #: The dice every service uses; tests swap in ``FixedDice``.
 dice: Dice = SystemDice()
@@ -234,6 +234,15 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
         die2=black_die,
         value=state.cube.value if ties and state.cube.value > 1 else None,
     )
+    dice_rolled.send(
+        sender=Game,
+        game=game,
+        now=now,
+        die1=white_die,
+        die2=black_die,
+        opening=True,
+        color=int(first),
+    )
     _after_roll(game, now)
     game.save()
     return game
@@ -272,6 +281,15 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
     game.die1, game.die2 = dice.roll()
     game.state = Game.State.MOVING
     _append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=game.die1, die2=game.die2)
+    dice_rolled.send(
+        sender=Game,
+        game=game,
+        now=now,
+        die1=game.die1,
+        die2=game.die2,
+        opening=False,
+        color=game.turn,
+    )
     position = game.position()
     if legal_plays(position, (game.die1, game.die2)):
         return

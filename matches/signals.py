@@ -11,3 +11,11 @@ game_finished = Signal()
 
 #: Sent when a match ends (won, drawn, or adjudicated). kwargs: ``match``, ``now``.
 match_finished = Signal()
+
+#: Sent whenever the server throws dice for a game, inside the same transaction.
+#: kwargs: ``game``, ``now``, ``die1``, ``die2``, ``opening`` and ``color``.
+#: For a turn's roll (``opening=False``) ``color`` (0 white, 1 black) is the player on
+#: roll. For the opening roll (``opening=True``) each side throws one die: ``die1`` is
+#: White's, ``die2`` Black's, and ``color`` is the side that won it. Tied opening
+#: throws are re-thrown by the engine and are not reported.
+dice_rolled = Signal()
