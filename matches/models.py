@@ -252,7 +252,8 @@ class Game(models.Model):
         white = self.white_position()
         if self.turn_color == Color.WHITE:
             return white
-        return white.seen_by(Color.BLACK)
+        # ``white`` is not seen from the side on roll, so ``seen_by`` would keep it as is.
+        return Position(white.points, white.bar, white.off, Color.WHITE).mirror()
 
     def set_position(self, position: Position) -> None:
         """Store ``position`` (from the side of ``position.turn``), turned to White's side."""

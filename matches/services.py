@@ -443,7 +443,7 @@ def game_resign(
         )
         _finish_game(game, state, outcome, now, ends_match=True)
     else:
-        outcome = state.outcome_for_resignation(color, game.white_position())
+        outcome = state.outcome_for_resignation(color, game.position())
         _append(
             game,
             GameEvent.Kind.RESIGN,
