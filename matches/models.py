@@ -304,3 +304,7 @@ class GameEvent(models.Model):
         if self.die1 is None or self.die2 is None:
             return None
         return (self.die1, self.die2)
+
+
+# Time control and notifications (issue 4): vacations, the outbox, warning claims.
+from .models_notify import Notification, TimeoutWarning, Vacation  # noqa: E402, F401
