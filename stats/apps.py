@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class StatsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "stats"
+    verbose_name = _("Statistics")
+
+    def ready(self) -> None:
+        """Connect the counters to the signals that ``matches`` sends.
+
+        ``matches`` never imports ``stats``: it sends its signals inside the transaction
+        that changed the game, and the receivers here write in that same transaction.
+        """
+        from matches.signals import dice_rolled, game_finished, match_finished
+
+        from . import receivers
+
+        game_finished.connect(receivers.on_game_finished, dispatch_uid="stats.game_finished")
+        match_finished.connect(receivers.on_match_finished, dispatch_uid="stats.match_finished")
+        dice_rolled.connect(receivers.on_dice_rolled, dispatch_uid="stats.dice_rolled")

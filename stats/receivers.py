@@ -1,0 +1,39 @@
+"""Receivers for the signals of ``matches``; connected in ``StatsConfig.ready()``.
+
+Thin: each passes the signal's arguments to a service. They run inside the
+transaction that sent the signal, so an error here rolls the game action back
+rather than leaving the counters out of step.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from matches.models import Game, Match
+
+from . import services
+
+
+def on_game_finished(sender: type, *, game: Game, now: datetime, **kwargs: Any) -> None:
+    services.stats_game_finished(game=game, now=now)
+
+
+def on_match_finished(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
+    services.stats_match_finished(match=match, now=now)
+
+
+def on_dice_rolled(
+    sender: type,
+    *,
+    game: Game,
+    now: datetime,
+    die1: int,
+    die2: int,
+    opening: bool,
+    color: int,
+    **kwargs: Any,
+) -> None:
+    services.stats_dice_rolled(
+        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now
+    )

@@ -1,0 +1,204 @@
+"""Recount every counter from the games, matches and events tables, and compare.
+
+The counters are kept by the signal receivers; this is the independent check that
+they agree with the record. It groups the finished games and matches (and the
+roll events) in the database and feeds each group through the same key functions
+the receivers use, so a key is spelt in one place.
+
+Run ``--repair`` while no game is finishing: a game that ends between the recount's
+reads and its writes would be counted by its receiver and then overwritten.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Max, Sum
+
+from matches.models import Game, GameEvent, Match
+
+from .maths import INITIAL_RATING
+from .models import Counter, PlayerStats, RatingHistory
+from .services import (
+    GAME_RESULTS,
+    GAME_TERMINATIONS,
+    game_counter_keys,
+    match_counter_keys,
+    roll_key,
+)
+
+CounterKey = tuple[int | None, str]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One value that disagrees: where, what the recount found, and what is stored."""
+
+    player_id: int | None
+    key: str
+    counted: float
+    stored: float
+
+    def __str__(self) -> str:
+        scope = "site" if self.player_id is None else f"player {self.player_id}"
+        return f"{scope} {self.key}: counted {self.counted}, stored {self.stored}"
+
+
+def counters_expected() -> dict[CounterKey, int]:
+    """Every counter's value, recounted from the record."""
+    expected: dict[CounterKey, int] = defaultdict(int)
+    games = (
+        Game.objects.filter(state=Game.State.FINISHED, termination__in=GAME_TERMINATIONS)
+        .values_list(
+            "match__variant", "match__white_id", "match__black_id", "winner", "termination"
+        )
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for variant, white_id, black_id, winner, termination, n in games:
+        result = "draw" if winner is None else ("white", "black")[winner]
+        keys = game_counter_keys(
+            variant=variant,
+            white_id=white_id,
+            black_id=black_id,
+            result=result,
+            termination=termination,
+        )
+        for key in keys:
+            expected[key] += n
+    matches = (
+        Match.objects.filter(status=Match.Status.FINISHED, result__in=GAME_RESULTS)
+        .values_list("variant", "white_id", "black_id", "result")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for variant, white_id, black_id, result, n in matches:
+        for key in match_counter_keys(
+            variant=variant, white_id=white_id, black_id=black_id, result=result
+        ):
+            expected[key] += n
+    rolls = (
+        GameEvent.objects.filter(kind=GameEvent.Kind.ROLL)
+        .values_list("game__match__white_id", "game__match__black_id", "color", "die1", "die2")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for white_id, black_id, color, die1, die2, n in rolls:
+        key = roll_key(die1, die2)
+        expected[(None, key)] += n
+        expected[(white_id if color == 0 else black_id, key)] += n
+    openings = (
+        GameEvent.objects.filter(kind=GameEvent.Kind.OPENING)
+        .values_list("game__match__white_id", "game__match__black_id", "die1", "die2")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for white_id, black_id, white_die, black_die, n in openings:
+        expected[(None, f"opening:{white_die}")] += n
+        expected[(None, f"opening:{black_die}")] += n
+        expected[(white_id, f"opening:{white_die}")] += n
+        expected[(black_id, f"opening:{black_die}")] += n
+    return dict(expected)
+
+
+def _counter_differences() -> list[Difference]:
+    expected = counters_expected()
+    stored = {
+        (player_id, key): count
+        for player_id, key, count in Counter.objects.values_list("player_id", "key", "count")
+    }
+    return [
+        Difference(
+            player_id, key, expected.get((player_id, key), 0), stored.get((player_id, key), 0)
+        )
+        for player_id, key in sorted(set(expected) | set(stored), key=lambda k: (k[0] or 0, k[1]))
+        if expected.get((player_id, key), 0) != stored.get((player_id, key), 0)
+    ]
+
+
+def ratings_expected() -> dict[int, dict[str, float]]:
+    """Rated-match counts and experience (order-independent) and each player's rating.
+
+    Experience and the number of rated matches follow from the matches table alone. A
+    rating depends on the order in which matches ended, so it is checked against the
+    rating history instead: the current rating must be the last entry's, and the best
+    rating the highest entry (or the starting rating).
+    """
+    values: dict[int, dict[str, float]] = defaultdict(
+        lambda: {
+            "rated_matches": 0,
+            "experience": 0,
+            "rating": INITIAL_RATING,
+            "best_rating": INITIAL_RATING,
+        }
+    )
+    rated = Match.objects.filter(
+        status=Match.Status.FINISHED, rated=True, result__in=GAME_RESULTS, length__gt=0
+    )
+    for side in ("white_id", "black_id"):
+        for player_id, n in rated.values_list(side).annotate(n=Count("id")).order_by():
+            values[player_id]["rated_matches"] += n
+        decided = rated.exclude(result=Match.Result.DRAW)
+        for player_id, total in decided.values_list(side).annotate(n=Sum("length")).order_by():
+            values[player_id]["experience"] += total or 0
+    if RatingHistory.objects.exists():
+        best = dict(
+            RatingHistory.objects.values_list("player_id").annotate(m=Max("rating")).order_by()
+        )
+        for row in _latest_history():
+            values[row.player_id]["rating"] = row.rating
+            values[row.player_id]["best_rating"] = max(INITIAL_RATING, best[row.player_id])
+    return dict(values)
+
+
+def _latest_history() -> list[RatingHistory]:
+    """The newest history row of each player (portable: no DISTINCT ON outside PostgreSQL)."""
+    newest: dict[int, RatingHistory] = {}
+    for row in RatingHistory.objects.order_by("player_id", "at", "pk").iterator():
+        newest[row.player_id] = row
+    return list(newest.values())
+
+
+_RATING_FIELDS = ("rated_matches", "experience", "rating", "best_rating")
+
+
+def _rating_differences() -> list[Difference]:
+    expected = ratings_expected()
+    stored = {row.player_id: row for row in PlayerStats.objects.all()}
+    differences = []
+    for player_id in sorted(set(expected) | set(stored)):
+        want = expected.get(player_id)
+        row = stored.get(player_id)
+        for name in _RATING_FIELDS:
+            counted = want[name] if want else (INITIAL_RATING if "rating" in name else 0)
+            have = getattr(row, name) if row else (INITIAL_RATING if "rating" in name else 0)
+            if abs(float(counted) - float(have)) > 1e-9:
+                differences.append(Difference(player_id, f"stats.{name}", counted, have))
+    return differences
+
+
+def stats_differences() -> list[Difference]:
+    """Every counter and rating field that disagrees with a recount from the record."""
+    return _counter_differences() + _rating_differences()
+
+
+@transaction.atomic
+def stats_repair() -> list[Difference]:
+    """Set every disagreeing value to the recount; returns what was changed."""
+    differences = stats_differences()
+    for diff in differences:
+        if diff.key.startswith("stats."):
+            PlayerStats.objects.get_or_create(player_id=diff.player_id)
+            PlayerStats.objects.filter(player_id=diff.player_id).update(
+                **{diff.key.removeprefix("stats."): diff.counted}
+            )
+        else:
+            Counter.objects.update_or_create(
+                player_id=diff.player_id, key=diff.key, defaults={"count": int(diff.counted)}
+            )
+    return differences
+
+
+__all__ = ["Difference", "counters_expected", "stats_differences", "stats_repair"]

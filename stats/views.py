@@ -1,0 +1,50 @@
+"""The public statistics pages: thin views over ``stats.selectors``."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from accounts.models import User
+from matches.models import VariantChoice
+
+from . import selectors
+from .models import LEADERBOARD_MIN_MATCHES
+
+LEADERBOARD_PAGE_SIZE = 50
+
+
+def site(request: HttpRequest) -> HttpResponse:
+    stats = selectors.site_stats()
+    variants = [(v, label) for v, label in VariantChoice.choices]
+    return render(
+        request,
+        "stats/site.html",
+        {
+            "stats": stats,
+            "variant_games": [(label, stats.games[v]) for v, label in variants],
+            "variant_matches": [(label, stats.matches[v]) for v, label in variants],
+        },
+    )
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    paginator = Paginator(selectors.leaderboard(), LEADERBOARD_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    return render(
+        request,
+        "stats/leaderboard.html",
+        {"page": page, "min_matches": LEADERBOARD_MIN_MATCHES, "offset": page.start_index()},
+    )
+
+
+def dice(request: HttpRequest) -> HttpResponse:
+    return render(request, "stats/dice.html", {"dice": selectors.dice_stats(), "player": None})
+
+
+def player_dice(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(
+        request, "stats/dice.html", {"dice": selectors.dice_stats(player), "player": player}
+    )

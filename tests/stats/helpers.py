@@ -1,0 +1,60 @@
+"""Matches finished quickly through the real services, for the stats tests."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+from matches import services
+from matches.bots import bot_play_match
+from matches.models import Match
+
+
+def match_start(
+    challenger: User, opponent: User, *, now: datetime | None = None, **options: Any
+) -> Match:
+    """A match between the two; colours are drawn at random, so read ``match.white``."""
+    now = now or timezone.now()
+    challenge = services.challenge_create(
+        challenger=challenger, opponent=opponent, now=now, **options
+    )
+    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+
+
+def match_resign(match: Match, loser: User, *, now: datetime | None = None) -> Match:
+    """``loser`` resigns the whole match."""
+    game = match.current_game
+    assert game is not None
+    services.game_resign(
+        game_id=game.pk,
+        player=loser,
+        expected_ply=None,
+        now=now or timezone.now(),
+        whole_match=True,
+    )
+    match.refresh_from_db()
+    return match
+
+
+def match_draw(match: Match, *, now: datetime | None = None) -> Match:
+    """Both players agree to a draw."""
+    now = now or timezone.now()
+    game = match.current_game
+    assert game is not None
+    services.match_offer_draw(game_id=game.pk, player=match.white, expected_ply=None, now=now)
+    services.match_answer_draw(
+        game_id=game.pk, player=match.black, expected_ply=None, now=now, accept=True
+    )
+    match.refresh_from_db()
+    return match
+
+
+def bot_match(challenger: User, opponent: User, seed: int, **options: Any) -> Match:
+    """A whole match played by the random bot."""
+    now = timezone.now()
+    match = match_start(challenger, opponent, now=now, **options)
+    return bot_play_match(match, random.Random(seed), now, double_rate=0.2)
