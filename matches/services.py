@@ -377,22 +377,28 @@ def game_play_move(
     else:
         game.set_position(after.mirror())
         _begin_turn(game, color.other, now)
+        _notify_turn(game, now)
     return _save(game, now)
 
 
 @transaction.atomic
 def game_double(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     game, color = _lock(game_id, player, expected_ply)
-    _require_turn(game, color, Game.State.ROLLING)
     state = _state_of(game.match, game)
-    try:
-        state.check_double(color)
-    except RulesError as error:
-        raise from_rules_error(error) from None
+    if game.turn == int(color) and game.state != Game.State.DOUBLED:
+        # The cube first: where it may not be turned the server already rolled, and
+        # "no doubling in the Crawford game" says more than "you have already rolled".
+        try:
+            state.check_double(color)
+        except RulesError as error:
+            raise from_rules_error(error) from None
+    _require_turn(game, color, Game.State.ROLLING)
     _append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
     game.state = Game.State.DOUBLED
+    _charge_clock(game, now)
     game.turn = int(color.other)
-    game.deadline_at = _deadline(game.match, now)
+    game.deadline_at = _deadline(game.match, now, color.other)
+    _notify_turn(game, now)
     return _save(game, now)
 
 
