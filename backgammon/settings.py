@@ -230,6 +230,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence backgammon: challenges, matches and moves.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # One name per choice set that several fields share (matches/serializers.py).
+    "ENUM_NAME_OVERRIDES": {
+        "Color": ["white", "black"],
+        "ChallengeStatus": "matches.models.Challenge.Status",
+        "MatchStatus": "matches.models.Match.Status",
+    },
 }
 
 # --- Internationalisation ------------------------------------------------------

@@ -1,0 +1,523 @@
+"""The REST API for challenges, matches and games: thin views over the services.
+
+Every write calls one service with ``now=timezone.now()`` and returns the new state; every
+refusal is a :class:`~matches.errors.ServiceError` turned into its HTTP status with the
+body ``{"code": ..., "detail": ...}``, the detail in the caller's language. A game's
+representation lists the ``actions`` and ``plays`` open to the caller, so a bot written
+against the schema needs no other knowledge of the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.http import Http404
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView, exception_handler
+
+from accounts.models import User
+from backgammon.rules import Color, InvalidIdError, MatchKey, Position, match_id, position_id
+from backgammon.rules.gnubg_ids import GameState
+
+from . import selectors, services
+from .errors import InvalidAction, NotFound, ServiceError
+from .models import Challenge, Game, Match
+from .serializers import (
+    ActionSerializer,
+    ChallengeCreateSerializer,
+    ChallengeSerializer,
+    ErrorSerializer,
+    GameSerializer,
+    MatchListSerializer,
+    MatchSerializer,
+    MoveSerializer,
+    ResignSerializer,
+    color_name,
+)
+
+# --------------------------------------------------------------------------- errors
+
+
+def _flat_field_errors(detail: Any) -> dict[str, list[str]]:
+    """Field errors as ``{field: [message, ...]}``, whatever DRF nested inside."""
+    if not isinstance(detail, dict):
+        detail = {"non_field_errors": detail}
+    flat: dict[str, list[str]] = {}
+    for field, messages in detail.items():
+        if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+            flat[str(field)] = [str(m) for m in messages]
+        else:
+            flat[str(field)] = [str(messages)]
+    return flat
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Give every refusal the same body: ``{"code", "detail"}`` (+ ``fields`` when malformed).
+
+    Service errors keep their own status and code. The message is rendered here, while the
+    request's language is active, so a Spanish player reads Spanish.
+    """
+    if isinstance(exc, ServiceError):
+        return Response({"code": exc.code, "detail": str(exc)}, status=exc.status)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {
+            "code": "invalid",
+            "detail": str(_("The request is malformed: see the fields.")),
+            "fields": _flat_field_errors(exc.detail),
+        }
+        return response
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
+        response.data = {"code": str(code), "detail": str(detail)}
+    elif isinstance(exc, Http404):
+        response.data = {"code": "not_found", "detail": str(exceptions.NotFound.default_detail)}
+    else:  # Django's PermissionDenied
+        response.data = {
+            "code": "permission_denied",
+            "detail": str(exceptions.PermissionDenied.default_detail),
+        }
+    return response
+
+
+ERROR = ErrorSerializer
+ERRORS_READ = {404: OpenApiResponse(ERROR, description="No such object.")}
+ERRORS_WRITE = {
+    400: OpenApiResponse(ERROR, description="Malformed body, or a move the rules refuse."),
+    401: OpenApiResponse(ERROR, description="Not authenticated."),
+    403: OpenApiResponse(ERROR, description="Not yours to do (not a player, not your turn)."),
+    404: OpenApiResponse(ERROR, description="No such object."),
+    409: OpenApiResponse(ERROR, description="Stale ply, already answered, or game over."),
+}
+
+
+class BaseAPIView(APIView):
+    """Our error bodies, and the user's language also for token-authenticated requests.
+
+    ``UserPreferencesMiddleware`` only sees session users; DRF authenticates the token
+    later, so the language is switched here once the user is known.
+    """
+
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
+        return api_exception_handler
+
+    def perform_authentication(self, request: Request) -> None:
+        super().perform_authentication(request)
+        language = getattr(request.user, "language", None)
+        if language and translation.check_for_language(language):
+            translation.activate(language)
+            request._request.LANGUAGE_CODE = translation.get_language()
+
+
+# --------------------------------------------------------------------------- game payload
+
+
+def _white_side(game: Game) -> Position:
+    """The stored board from White's side, with ``turn`` White so that ``seen_by`` turns it."""
+    board = game.board
+    return Position(
+        tuple(board["points"]),
+        (board["bar"][0], board["bar"][1]),
+        (board["off"][0], board["off"][1]),
+        Color.WHITE,
+    )
+
+
+def _score_before(game: Game) -> tuple[int, int]:
+    """The match score when ``game`` began (gnubg's Match ID carries that one)."""
+    score = [0, 0]
+    earlier = game.match.games.filter(number__lt=game.number, winner__isnull=False)
+    for winner, points in earlier.values_list("winner", "points"):
+        score[winner] += points
+    return score[0], score[1]
+
+
+def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | None]:
+    """gnubg's Position ID (for the player on roll) and Match ID of ``game``.
+
+    While a double is offered, the player on roll is the doubler and the one to act is
+    the taker. None when the game cannot be written as gnubg IDs (a cube past 32768).
+    """
+    match = game.match
+    turn = Color(game.turn)
+    on_roll = turn.other if game.state == Game.State.DOUBLED else turn
+    if not game.is_finished:
+        game_state = GameState.PLAYING
+    elif game.termination == Game.Termination.RESIGN:
+        game_state = GameState.RESIGNED
+    elif game.termination == Game.Termination.DROP:
+        game_state = GameState.DROPPED
+    else:
+        game_state = GameState.OVER
+    try:
+        pid = position_id(_white_side(game).seen_by(on_roll))
+        key = MatchKey(
+            cube_value=game.cube_value,
+            cube_owner=None if game.cube_owner is None else Color(game.cube_owner),
+            on_roll=on_roll,
+            crawford=game.crawford and not match.is_money,
+            game_state=game_state,
+            turn=turn,
+            double_offered=game.state == Game.State.DOUBLED,
+            dice=game.dice or (0, 0),
+            match_length=match.length,
+            score=score,
+            jacoby=match.jacoby,
+        )
+    except InvalidIdError:
+        return None, None
+    return pid, match_id(key)
+
+
+def _board(position: Position, side: Color) -> dict[str, Any]:
+    seen = position.seen_by(side)
+    return {
+        "side": color_name(side),
+        "points": list(seen.points),
+        "bar": list(seen.bar),
+        "off": list(seen.off),
+    }
+
+
+def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
+    """Everything the API shows about ``game`` to ``user`` (a player, spectator or visitor)."""
+    match = game.match
+    viewer = match.color_of(user) if user.is_authenticated else None
+    white = _white_side(game)
+    actions = selectors.game_actions(game, user) if viewer is not None else []
+    plays = selectors.game_plays(game) if "move" in actions else []
+    score = _score_before(game)
+    pid, mid = _gnubg_ids(game, score)
+    pips = white.pip_count()
+    next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
+    return {
+        "id": game.pk,
+        "match": match.pk,
+        "number": game.number,
+        "next_game": next_game,
+        "variant": match.variant,
+        "state": game.state,
+        "ply": game.ply,
+        "white": match.white,
+        "black": match.black,
+        "viewer_color": color_name(None if viewer is None else int(viewer)),
+        "turn": None
+        if game.is_finished
+        else {"color": color_name(game.turn), "username": match.player(game.turn_color).username},
+        "dice": list(game.dice) if game.dice else None,
+        "cube": {"value": game.cube_value, "owner": color_name(game.cube_owner)},
+        "crawford": game.crawford,
+        "length": match.length,
+        "score": {"white": score[0], "black": score[1]},
+        "deadline": game.deadline_at,
+        "board": _board(white, Color.WHITE),
+        "viewer_board": None if viewer is None else _board(white, viewer),
+        "pips": {"white": pips[0], "black": pips[1]},
+        "position_id": pid,
+        "match_id": mid,
+        "actions": actions,
+        "plays": [
+            {
+                "notation": str(play),
+                "steps": [[s.source, s.dest, s.hit] for s in play.steps],
+            }
+            for play in plays
+        ],
+        "winner": color_name(game.winner),
+        "termination": game.termination,
+        "points": game.points,
+        "draw_offered_by": color_name(match.draw_offered_by),
+        "events": list(game.events.all()),
+    }
+
+
+def _game_response(game_id: int, user: User | AnonymousUser, code: int = 200) -> Response:
+    try:
+        game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(_("No such game.")) from None
+    return Response(GameSerializer(game_payload(game, user)).data, status=code)
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+class ChallengeListView(BaseAPIView):
+    """The caller's challenges (sent, received) and the open ones anyone may accept."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_list",
+        responses={200: ChallengeSerializer(many=True), 401: ERRORS_WRITE[401]},
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        received = selectors.challenges_open_to(user).values("pk")
+        sent = selectors.challenges_sent_by(user).values("pk")
+        challenges = (
+            Challenge.objects.filter(
+                Q(pk__in=received) | Q(pk__in=sent) | Q(opponent=user, status=Challenge.Status.OPEN)
+            )
+            .select_related("challenger", "opponent")
+            .order_by("-created_at", "-pk")
+        )
+        return Response(ChallengeSerializer(challenges, many=True).data)
+
+    @extend_schema(
+        operation_id="challenges_create",
+        request=ChallengeCreateSerializer,
+        responses={201: ChallengeSerializer, **ERRORS_WRITE},
+    )
+    def post(self, request: Request) -> Response:
+        body = ChallengeCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        username = data.pop("opponent")
+        opponent = None
+        if username is not None:
+            opponent = User.objects.filter(username=username, is_active=True).first()
+            if opponent is None:
+                raise InvalidAction(
+                    _("There is no player called %(name)s."), code="opponent", name=username
+                )
+        challenge = services.challenge_create(
+            challenger=request.user, opponent=opponent, now=timezone.now(), **data
+        )
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeAcceptView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_accept",
+        request=None,
+        responses={201: MatchSerializer, **ERRORS_WRITE},
+        description="Accept a challenge: the match starts at once (colours drawn at random).",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = services.challenge_accept(challenge_id=pk, user=request.user, now=timezone.now())
+        return Response(_match_data(match.pk), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDeclineView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_decline",
+        request=None,
+        responses={200: ChallengeSerializer, **ERRORS_WRITE},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = services.challenge_decline(
+            challenge_id=pk, user=request.user, now=timezone.now()
+        )
+        return Response(ChallengeSerializer(challenge).data)
+
+
+class ChallengeWithdrawView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="challenges_withdraw",
+        request=None,
+        responses={200: ChallengeSerializer, **ERRORS_WRITE},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = services.challenge_withdraw(
+            challenge_id=pk, user=request.user, now=timezone.now()
+        )
+        return Response(ChallengeSerializer(challenge).data)
+
+
+# --------------------------------------------------------------------------- matches
+
+
+def _match_data(match_id: int) -> dict[str, Any]:
+    match = (
+        Match.objects.select_related("white", "black")
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise NotFound(_("No such match."))
+    return MatchSerializer(match).data
+
+
+class MatchListView(BaseAPIView):
+    """The caller's matches, live ones first."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="matches_list",
+        responses={200: MatchListSerializer(many=True), 401: ERRORS_WRITE[401]},
+    )
+    def get(self, request: Request) -> Response:
+        last_game = Game.objects.filter(match=OuterRef("pk")).order_by("-number").values("pk")
+        matches = selectors.matches_of(request.user).annotate(
+            current_game_pk=Subquery(last_game[:1])
+        )
+        return Response(MatchListSerializer(matches, many=True).data)
+
+
+class MatchDetailView(BaseAPIView):
+    """Anyone may look at a match."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="matches_retrieve", responses={200: MatchSerializer, **ERRORS_READ})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_match_data(pk))
+
+
+# --------------------------------------------------------------------------- games
+
+
+class GameDetailView(BaseAPIView):
+    """Anyone may look at a game; ``actions`` and ``plays`` are filled for its players."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="games_retrieve", responses={200: GameSerializer, **ERRORS_READ})
+    def get(self, request: Request, pk: int) -> Response:
+        return _game_response(pk, request.user)
+
+
+class GameActionView(BaseAPIView):
+    """One game action: validate the body, call the service, return the new game state."""
+
+    permission_classes = [IsAuthenticated]
+    body: type[Serializer] = ActionSerializer
+
+    def call(self, *, game_id: int, player: User, expected_ply: int, data: dict[str, Any]) -> Game:
+        raise NotImplementedError
+
+    def post(self, request: Request, pk: int) -> Response:
+        body = self.body(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        self.call(game_id=pk, player=request.user, expected_ply=data.pop("ply"), data=data)
+        return _game_response(pk, request.user)
+
+
+def _action_view(
+    name: str,
+    summary: str,
+    call: Callable[[int, User, int, dict[str, Any]], Game],
+    body: type[Serializer] = ActionSerializer,
+) -> type[GameActionView]:
+    """A documented view class for one action (they differ only in the service they call)."""
+
+    def _call(
+        self: GameActionView, *, game_id: int, player: User, expected_ply: int, data: dict
+    ) -> Game:
+        return call(game_id, player, expected_ply, data)
+
+    def post(self: GameActionView, request: Request, pk: int) -> Response:
+        return GameActionView.post(self, request, pk)
+
+    view = type(
+        f"Game{name.title().replace('-', '')}View",
+        (GameActionView,),
+        {"body": body, "call": _call, "post": post, "__doc__": summary},
+    )
+    view.post = extend_schema(  # type: ignore[method-assign]
+        operation_id=f"games_{name.replace('-', '_')}",
+        summary=summary,
+        request=body,
+        responses={200: GameSerializer, **ERRORS_WRITE},
+    )(view.post)
+    return view
+
+
+def _now() -> Any:
+    return timezone.now()
+
+
+GameRollView = _action_view(
+    "roll",
+    "Roll the dice (instead of doubling).",
+    lambda g, p, ply, d: services.game_roll(game_id=g, player=p, expected_ply=ply, now=_now()),
+)
+GameMoveView = _action_view(
+    "move",
+    "Play the rolled dice; `play` in standard notation (one of `plays[].notation`).",
+    lambda g, p, ply, d: services.game_play_move(
+        game_id=g, player=p, expected_ply=ply, play_text=d["play"], now=_now()
+    ),
+    MoveSerializer,
+)
+GameDoubleView = _action_view(
+    "double",
+    "Offer a double (before rolling).",
+    lambda g, p, ply, d: services.game_double(game_id=g, player=p, expected_ply=ply, now=_now()),
+)
+GameTakeView = _action_view(
+    "take",
+    "Take the double: the cube is doubled and passes to you.",
+    lambda g, p, ply, d: services.game_take(game_id=g, player=p, expected_ply=ply, now=_now()),
+)
+GameDropView = _action_view(
+    "drop",
+    "Drop the double: you lose the game at the current cube value.",
+    lambda g, p, ply, d: services.game_drop(game_id=g, player=p, expected_ply=ply, now=_now()),
+)
+GameResignView = _action_view(
+    "resign",
+    "Resign this game (`scope: game`) or the whole match (`scope: match`).",
+    lambda g, p, ply, d: services.game_resign(
+        game_id=g, player=p, expected_ply=ply, now=_now(), whole_match=d["scope"] == "match"
+    ),
+    ResignSerializer,
+)
+GameOfferDrawView = _action_view(
+    "offer-draw",
+    "Propose that the match end as a draw.",
+    lambda g, p, ply, d: services.match_offer_draw(
+        game_id=g, player=p, expected_ply=ply, now=_now()
+    ),
+)
+GameAcceptDrawView = _action_view(
+    "accept-draw",
+    "Accept the opponent's draw offer: the match ends as a draw.",
+    lambda g, p, ply, d: services.match_answer_draw(
+        game_id=g, player=p, expected_ply=ply, now=_now(), accept=True
+    ),
+)
+GameDeclineDrawView = _action_view(
+    "decline-draw",
+    "Decline the opponent's draw offer: play goes on.",
+    lambda g, p, ply, d: services.match_answer_draw(
+        game_id=g, player=p, expected_ply=ply, now=_now(), accept=False
+    ),
+)
+
+#: URL segment -> view, for api_urls.py.
+GAME_ACTIONS: dict[str, type[GameActionView]] = {
+    "roll": GameRollView,
+    "move": GameMoveView,
+    "double": GameDoubleView,
+    "take": GameTakeView,
+    "drop": GameDropView,
+    "resign": GameResignView,
+    "offer-draw": GameOfferDrawView,
+    "accept-draw": GameAcceptDrawView,
+    "decline-draw": GameDeclineDrawView,
+}

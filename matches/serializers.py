@@ -1,0 +1,374 @@
+"""What the API reads and writes: request bodies and the JSON shape of challenges, matches
+and games.
+
+Serializers only describe data. The game representation is built by the API view from
+the selectors (what the viewer may do) and the engine (IDs, pips, legal plays); nothing
+here changes a row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .models import Challenge, GameEvent, Match, VariantChoice
+
+COLORS = ("white", "black")
+
+
+def color_name(value: int | None) -> str | None:
+    """``0``/``1`` as the API spells colours (``"white"``/``"black"``), None stays None."""
+    return None if value is None else COLORS[value]
+
+
+class ColorField(serializers.ChoiceField):
+    """``"white"`` or ``"black"`` (one ``Color`` enum in the schema, see settings)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=COLORS, **kwargs)
+
+
+class OptionalColorField(ColorField):
+    """``"white"``, ``"black"`` or null."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_null=True, **kwargs)
+
+
+class VariantField(serializers.ChoiceField):
+    """``standard``, ``nackgammon`` or ``hypergammon``, as the models spell them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=VariantChoice.choices, **kwargs)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every refusal has this body. ``code`` is stable; ``detail`` is for people (translated)."""
+
+    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `stale`.")
+    detail = serializers.CharField(help_text="Human-readable, in the request's language.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="For malformed bodies: the messages per field.",
+    )
+
+
+# --------------------------------------------------------------------------- users
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField(source="public_name")
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+class ChallengeCreateSerializer(serializers.Serializer):
+    """A new challenge. The ranges are the service's; it checks them again."""
+
+    opponent = serializers.CharField(
+        allow_null=True,
+        required=False,
+        default=None,
+        max_length=150,
+        help_text="Username of the challenged player; null for a challenge open to anyone.",
+    )
+    variant = VariantField(default=VariantChoice.STANDARD.value)
+    length = serializers.IntegerField(
+        min_value=0, max_value=25, default=5, help_text="Points to win; 0 for a money session."
+    )
+    days_per_move = serializers.IntegerField(min_value=1, max_value=30, default=3)
+    time_bank_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
+    cube_limit = serializers.IntegerField(
+        min_value=1,
+        max_value=1 << 15,
+        allow_null=True,
+        default=64,
+        help_text="A power of two; null (no limit) only for money sessions.",
+    )
+    jacoby = serializers.BooleanField(default=False, help_text="Money sessions only.")
+    automatic_doubles = serializers.BooleanField(default=False, help_text="Money sessions only.")
+    rated = serializers.BooleanField(default=True)
+    message = serializers.CharField(max_length=200, default="", allow_blank=True)
+
+
+class ChallengeSerializer(serializers.ModelSerializer):
+    challenger = serializers.CharField(source="challenger.username")
+    opponent = serializers.CharField(source="opponent.username", allow_null=True)
+    match = serializers.IntegerField(source="match_id", allow_null=True)
+
+    class Meta:
+        model = Challenge
+        fields = [
+            "id",
+            "challenger",
+            "opponent",
+            "variant",
+            "length",
+            "days_per_move",
+            "time_bank_days",
+            "cube_limit",
+            "jacoby",
+            "automatic_doubles",
+            "rated",
+            "message",
+            "status",
+            "created_at",
+            "expires_at",
+            "responded_at",
+            "match",
+        ]
+        read_only_fields = fields
+
+
+# --------------------------------------------------------------------------- matches
+
+
+class ScoreSerializer(serializers.Serializer):
+    white = serializers.IntegerField()
+    black = serializers.IntegerField()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    winner = serializers.SerializerMethodField()
+    termination = serializers.CharField()
+    points = serializers.IntegerField()
+
+    @extend_schema_field(OptionalColorField())
+    def get_winner(self, game: Any) -> str | None:
+        return color_name(game.winner)
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match with its players, options, score and games (the last one is being played)."""
+
+    white = PlayerSerializer()
+    black = PlayerSerializer()
+    score = serializers.SerializerMethodField()
+    draw_offered_by = serializers.SerializerMethodField()
+    games = GameSummarySerializer(many=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "white",
+            "black",
+            "variant",
+            "length",
+            "days_per_move",
+            "time_bank_days",
+            "cube_limit",
+            "jacoby",
+            "automatic_doubles",
+            "rated",
+            "status",
+            "result",
+            "termination",
+            "score",
+            "crawford_played",
+            "draw_offered_by",
+            "created_at",
+            "finished_at",
+            "games",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(ScoreSerializer)
+    def get_score(self, match: Match) -> dict[str, int]:
+        return {"white": match.score_white, "black": match.score_black}
+
+    @extend_schema_field(OptionalColorField())
+    def get_draw_offered_by(self, match: Match) -> str | None:
+        return color_name(match.draw_offered_by)
+
+
+class MatchListSerializer(MatchSerializer):
+    """The list leaves the games out; ``current_game`` is the one being played (or last)."""
+
+    current_game = serializers.IntegerField(source="current_game_pk", allow_null=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [f for f in MatchSerializer.Meta.fields if f != "games"] + ["current_game"]
+        read_only_fields = fields
+
+
+# --------------------------------------------------------------------------- games
+
+
+class BoardSerializer(serializers.Serializer):
+    """A board from one side: ``points[i]`` is point ``i + 1`` counted from that side.
+
+    Positive numbers are that side's checkers, negative ones the other side's; ``bar`` and
+    ``off`` are ``[that side, the other side]``. That side moves from 24 down to 1.
+    """
+
+    side = ColorField()
+    points = serializers.ListField(child=serializers.IntegerField(), min_length=24, max_length=24)
+    bar = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    off = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
+class CubeSerializer(serializers.Serializer):
+    value = serializers.IntegerField()
+    owner = OptionalColorField()
+
+
+class TurnSerializer(serializers.Serializer):
+    """Who must act now (while a double is offered: the player who answers it)."""
+
+    color = ColorField()
+    username = serializers.CharField()
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "minItems": 3,
+            "maxItems": 3,
+            "items": {"oneOf": [{"type": "integer"}, {"type": "boolean"}]},
+        },
+        "description": "[from, to, hit]: 25 is the bar, 0 is off, from the mover's side.",
+    }
+)
+class StepsField(serializers.JSONField):
+    pass
+
+
+class PlaySerializer(serializers.Serializer):
+    notation = serializers.CharField(help_text="Send this as `play` to /move.")
+    steps = StepsField()
+
+
+class EventSerializer(serializers.ModelSerializer):
+    color = serializers.SerializerMethodField()
+    dice = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameEvent
+        fields = ["ply", "kind", "color", "dice", "notation", "value", "created_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(OptionalColorField())
+    def get_color(self, event: GameEvent) -> str | None:
+        return color_name(event.color)
+
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.IntegerField(), min_length=2, max_length=2, allow_null=True
+        )
+    )
+    def get_dice(self, event: GameEvent) -> list[int] | None:
+        return list(event.dice) if event.dice else None
+
+
+class GameSerializer(serializers.Serializer):
+    """The full state of a game, as the API returns it after every GET and action.
+
+    ``actions`` and ``plays`` are what the requesting user may do now: a bot needs nothing
+    else. Send the ``ply`` you saw with each action; if the game moved on meanwhile you
+    get 409 ``stale`` and nothing changes.
+    """
+
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    number = serializers.IntegerField()
+    next_game = serializers.IntegerField(
+        allow_null=True, help_text="The game that followed this one in the match, once it exists."
+    )
+    variant = VariantField()
+    state = serializers.ChoiceField(choices=["rolling", "moving", "doubled", "finished"])
+    ply = serializers.IntegerField()
+    white = PlayerSerializer()
+    black = PlayerSerializer()
+    viewer_color = OptionalColorField(help_text="The requesting user's colour, if a player.")
+    turn = TurnSerializer(allow_null=True)
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+    )
+    cube = CubeSerializer()
+    crawford = serializers.BooleanField()
+    length = serializers.IntegerField(help_text="Match length; 0 for a money session.")
+    score = ScoreSerializer(help_text="The match score before this game.")
+    deadline = serializers.DateTimeField(allow_null=True)
+    board = BoardSerializer(help_text="From White's side.")
+    viewer_board = BoardSerializer(
+        allow_null=True, help_text="From the requesting player's side; null for spectators."
+    )
+    pips = ScoreSerializer()
+    position_id = serializers.CharField(
+        allow_null=True, help_text="gnubg Position ID, for the player on roll."
+    )
+    match_id = serializers.CharField(allow_null=True, help_text="gnubg Match ID.")
+    actions = serializers.ListField(
+        child=serializers.ChoiceField(
+            choices=[
+                "roll",
+                "double",
+                "move",
+                "take",
+                "drop",
+                "resign",
+                "offer_draw",
+                "accept_draw",
+                "decline_draw",
+            ]
+        )
+    )
+    plays = PlaySerializer(many=True)
+    winner = OptionalColorField()
+    termination = serializers.CharField()
+    points = serializers.IntegerField()
+    draw_offered_by = OptionalColorField()
+    events = EventSerializer(many=True)
+
+
+# --------------------------------------------------------------------------- action bodies
+
+
+class ActionSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(
+        min_value=0, help_text="The game's `ply` as you last saw it; a stale one gets 409."
+    )
+
+
+class MoveSerializer(ActionSerializer):
+    play = serializers.CharField(
+        max_length=80,
+        trim_whitespace=True,
+        help_text="Standard notation, e.g. `24/18 13/11`, `bar/22*`, `6/off`, `8/2(2)`.",
+    )
+
+
+class ResignSerializer(ActionSerializer):
+    scope = serializers.ChoiceField(
+        choices=["game", "match"], help_text="Resign this game only, or the whole match."
+    )
+
+
+__all__ = [
+    "ActionSerializer",
+    "ChallengeCreateSerializer",
+    "ChallengeSerializer",
+    "ErrorSerializer",
+    "GameSerializer",
+    "MatchListSerializer",
+    "MatchSerializer",
+    "MoveSerializer",
+    "ResignSerializer",
+]
