@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from backgammon.rules import Color, Position, Variant
@@ -149,6 +150,9 @@ class Match(MatchOptions):
     def __str__(self) -> str:
         return f"Match #{self.pk}: {self.white} vs {self.black}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("match_detail", args=[self.pk])
+
     def player(self, color: Color) -> models.Model:
         return self.white if color == Color.WHITE else self.black
 
@@ -222,6 +226,9 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of match #{self.match_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game_detail", args=[self.pk])
 
     @property
     def turn_color(self) -> Color:

@@ -1,0 +1,417 @@
+"""The board as a standalone SVG, drawn on the server so the game page needs no JavaScript.
+
+:func:`board_svg` draws a :class:`~matches.models.Game` (or a bare engine
+:class:`~backgammon.rules.Position`) from one player's side: that player's
+checkers sit at the bottom and the points are numbered from their side. The
+``home_side`` preference puts their home board bottom right or bottom left.
+
+Every element that carries game information also carries ``data-*`` attributes
+(``data-point``, ``data-count``, ``data-value``…), so tests and assistive
+tools can read the picture without guessing from coordinates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from backgammon.rules import Color, InvalidIdError, Position, position_id
+
+if TYPE_CHECKING:
+    from .models import Game
+
+__all__ = ["board_svg"]
+
+# Geometry, in viewBox units.
+SIDE = 50  # the cube column and the borne-off tray column
+FRAME = 10
+PW = 40  # point width
+CH = 36  # checker diameter
+BAR = 40
+HALF = 6 * PW
+INFO = 28  # a row of text above and below the board
+NUM = 18  # the point numbers
+PH = 5 * CH  # point height: five checkers
+GAP = 60  # between the two rows of points: the dice live here
+
+LX = SIDE + FRAME  # left half
+BX = LX + HALF  # bar
+RX = BX + BAR  # right half
+TX = RX + HALF + FRAME  # tray
+WIDTH = TX + SIDE
+Y0 = INFO + NUM + FRAME  # top of the playing area
+Y1 = Y0 + 2 * PH + GAP  # bottom of the playing area
+MID = (Y0 + Y1) // 2
+HEIGHT = Y1 + FRAME + NUM + INFO
+
+SHOWN = 5  # checkers drawn on one point; more are counted
+SLAB = 10  # height of a borne-off checker seen edgeways
+
+COLORS = {
+    "surface": "#e9dcc0",
+    "frame": "#5c3317",
+    "dark": "#8b3a1e",
+    "light": "#c9a66b",
+    "text": "#1d1d1b",
+    "frame_text": "#fbfaf7",
+    Color.WHITE: ("#fbfaf7", "#1d1d1b"),  # fill, stroke/text
+    Color.BLACK: ("#26231f", "#fbfaf7"),
+}
+
+
+def _color_name(color: Color) -> str:
+    return _("White") if color == Color.WHITE else _("Black")
+
+
+def _attr(name: str) -> str:
+    """``class_`` -> ``class``, ``font_size`` -> ``font-size``."""
+    return name.rstrip("_").replace("_", "-")
+
+
+class _Canvas:
+    def __init__(self, flip: bool) -> None:
+        self.flip = flip
+        self.parts: list[str] = []
+
+    def x(self, x: float, width: float = 0) -> float:
+        """Mirror horizontally when the home board is on the left."""
+        return WIDTH - x - width if self.flip else x
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, **attrs: object) -> None:
+        extra = "".join(f" {_attr(k)}={quoteattr(str(v))}" for k, v in attrs.items())
+        self.add(
+            f'<rect x="{self.x(x, w):g}" y="{y:g}" width="{w:g}" height="{h:g}" '
+            f'fill="{fill}"{extra}/>'
+        )
+
+    def text(
+        self, x: float, y: float, content: str, *, anchor: str = "middle", **attrs: object
+    ) -> None:
+        if self.flip and anchor != "middle":
+            anchor = "end" if anchor == "start" else "start"
+        extra = "".join(f" {_attr(k)}={quoteattr(str(v))}" for k, v in attrs.items())
+        self.add(
+            f'<text x="{self.x(x):g}" y="{y:g}" text-anchor="{anchor}"{extra}>'
+            f"{escape(content)}</text>"
+        )
+
+
+def board_svg(
+    source: Game | Position,
+    *,
+    viewer_color: Color = Color.WHITE,
+    home_side: str = "right",
+    dice: Sequence[int] | None = None,
+    swap_dice: bool = False,
+    cube_value: int | None = None,
+    cube_owner: Color | None = None,
+    names: tuple[str, str] | None = None,
+    score: tuple[int, int] | None = None,
+    length: int | None = None,
+) -> str:
+    """A standalone ``<svg>`` of the board, seen by ``viewer_color``.
+
+    ``source`` is a game (dice, cube, names and score come from it unless given)
+    or a position from the side of its player on roll. ``names`` and ``score``
+    are ``(white, black)``. ``swap_dice`` shows the two dice in the other order.
+    """
+    from .models import Game
+
+    if isinstance(source, Game):
+        game = source
+        match = game.match
+        position = game.position()
+        dice = game.dice if dice is None else dice
+        cube_value = game.cube_value if cube_value is None else cube_value
+        if cube_owner is None and game.cube_owner is not None:
+            cube_owner = Color(game.cube_owner)
+        names = names or (match.white.public_name, match.black.public_name)
+        score = score or match.score
+        length = match.length if length is None else length
+        crawford = game.crawford
+    else:
+        position = source
+        crawford = False
+    cube_value = cube_value or 1
+    labels = {
+        color: f"{names[color]} ({_color_name(color)})" if names else _color_name(color)
+        for color in Color
+    }
+    names = names or (_color_name(Color.WHITE), _color_name(Color.BLACK))
+    on_roll = position.turn
+    seen = position.seen_by(viewer_color)  # points[i] is the viewer's point i + 1
+    opponent = viewer_color.other
+    canvas = _Canvas(flip=home_side == "left")
+
+    # The frame and the playing surface.
+    canvas.rect(SIDE, INFO + NUM, WIDTH - 2 * SIDE, Y1 - Y0 + 2 * FRAME, COLORS["frame"])
+    canvas.rect(LX, Y0, HALF, Y1 - Y0, COLORS["surface"])
+    canvas.rect(RX, Y0, HALF, Y1 - Y0, COLORS["surface"])
+    canvas.rect(BX, Y0, BAR, Y1 - Y0, COLORS["frame"], class_="bar")
+    for y in (Y0, Y1 - PH):  # the two borne-off trays
+        canvas.rect(TX + 4, y, SIDE - 8, PH, COLORS["frame"], class_="tray", opacity="0.85")
+
+    # Points, their numbers and their checkers.
+    for point in range(1, 25):
+        x, top = _point_place(point)
+        tip = Y0 + PH * 0.92 if top else Y1 - PH * 0.92
+        base = Y0 if top else Y1
+        fill = COLORS["dark"] if point % 2 else COLORS["light"]
+        left, right = canvas.x(x, PW), canvas.x(x, PW) + PW
+        canvas.add(
+            f'<polygon points="{left:g},{base:g} {right:g},{base:g} {left + PW / 2:g},{tip:g}" '
+            f'fill="{fill}"/>'
+        )
+        number_y = INFO + NUM - 5 if top else Y1 + FRAME + NUM - 4
+        canvas.text(
+            x + PW / 2, number_y, str(point), class_="point-number", data_point=point,
+            font_size=15, fill=COLORS["text"],
+        )  # fmt: skip
+        count = seen.points[point - 1]
+        if count:
+            owner = viewer_color if count > 0 else opponent
+            centres = [
+                (Y0 + CH / 2 + k * CH) if top else (Y1 - CH / 2 - k * CH)
+                for k in range(min(abs(count), SHOWN))
+            ]
+            _stack(canvas, x + PW / 2, centres, owner, abs(count), f'data-point="{point}"')
+
+    # The bar: the viewer's checkers above the middle, the opponent's below.
+    for who, index, sign in ((viewer_color, 0, -1), (opponent, 1, 1)):
+        count = seen.bar[index]
+        if count:
+            centres = [MID + sign * (GAP / 2 + CH / 2 + k * CH) for k in range(min(count, 4))]
+            _stack(canvas, BX + BAR / 2, centres, who, count, 'data-point="bar"', shown=4)
+
+    # Borne-off checkers: the viewer's in the bottom tray, the opponent's in the top one.
+    for who, index in ((viewer_color, 0), (opponent, 1)):
+        count = seen.off[index]
+        fill, ink = COLORS[who]
+        canvas.add(f'<g class="off" data-color="{_key(who)}" data-count="{count}">')
+        for k in range(count):
+            y = (Y1 - (k + 1) * SLAB) if index == 0 else (Y0 + k * SLAB)
+            canvas.rect(TX + 8, y + 1, SIDE - 16, SLAB - 2, fill, stroke=ink, stroke_width=1)
+        if count:
+            label_y = Y1 - PH - 6 if index == 0 else Y0 + PH + 16
+            canvas.text(
+                TX + SIDE / 2, label_y, str(count), font_size=14, font_weight="bold",
+                fill=COLORS["frame"],
+            )  # fmt: skip
+        canvas.add("</g>")
+
+    # The dice, on the half of the board of whoever rolled them.
+    if dice:
+        shown = list(reversed(dice)) if swap_dice else list(dice)
+        fill, ink = COLORS[on_roll]
+        half = RX if on_roll == viewer_color else LX
+        size = 36
+        start = half + HALF / 2 - size - 6
+        for k, value in enumerate(shown):
+            _die(canvas, start + k * (size + 12), MID - size / 2, size, value, fill, ink)
+
+    # The cube: centred in its column, or on its owner's side.
+    centred = cube_owner is None
+    size = 38
+    cube_x = (SIDE - size) / 2
+    if centred:
+        cube_y = MID - size / 2
+    elif cube_owner == viewer_color:
+        cube_y = Y1 - size - 4
+    else:
+        cube_y = Y0 + 4
+    owner_key = "centre" if centred else _key(cube_owner)  # type: ignore[arg-type]
+    canvas.add(f'<g class="cube" data-value="{cube_value}" data-owner="{owner_key}">')
+    canvas.rect(
+        cube_x, cube_y, size, size, "#fbfaf7", rx=5, stroke=COLORS["text"], stroke_width=2
+    )  # fmt: skip
+    label = "64" if centred and cube_value == 1 else str(cube_value)
+    canvas.text(
+        cube_x + size / 2, cube_y + size / 2 + 7, label, font_size=20, font_weight="bold",
+        fill=COLORS["text"],
+    )  # fmt: skip
+    canvas.add("</g>")
+
+    # Names, score and pip counts: the opponent above the board, the viewer below.
+    pips = seen.pip_count()
+    for who, pip, y in ((opponent, pips[1], INFO - 9), (viewer_color, pips[0], HEIGHT - 9)):
+        fill, ink = COLORS[who]
+        canvas.add(
+            f'<circle cx="{canvas.x(SIDE + 8):g}" cy="{y - 5:g}" r="7" fill="{fill}" '
+            f'stroke="{COLORS["text"]}" stroke-width="1.5"/>'
+        )
+        turn_mark = " ◀" if who == on_roll else ""
+        canvas.text(
+            SIDE + 22, y, f"{labels[who]}{turn_mark}", anchor="start",
+            font_size=18, font_weight="bold", fill=COLORS["text"], class_="name",
+        )  # fmt: skip
+        parts = []
+        if score is not None:
+            parts.append(_("score %(score)s") % {"score": score[who]})
+        parts.append(_("pips %(pips)s") % {"pips": pip})
+        canvas.text(
+            WIDTH - SIDE, y, " · ".join(parts), anchor="end", font_size=16,
+            fill=COLORS["text"], class_="pips", data_color=_key(who), data_pips=pip,
+        )  # fmt: skip
+
+    description = _describe(
+        position, seen, viewer_color, names, dice, cube_value, cube_owner, score, length, crawford
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'class="board" role="img" aria-label={quoteattr(description)} '
+        f'data-home-side="{"left" if canvas.flip else "right"}" '
+        f'data-viewer="{_key(viewer_color)}" '
+        f'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif">'
+        f"<title>{escape(description)}</title>" + "".join(canvas.parts) + "</svg>"
+    )
+
+
+def _key(color: Color) -> str:
+    return "white" if color == Color.WHITE else "black"
+
+
+def _point_place(point: int) -> tuple[float, bool]:
+    """Left x of ``point`` (numbered from the viewer, home board on the right) and top/bottom."""
+    if point <= 6:
+        return RX + (6 - point) * PW, False
+    if point <= 12:
+        return LX + (12 - point) * PW, False
+    if point <= 18:
+        return LX + (point - 13) * PW, True
+    return RX + (point - 19) * PW, True
+
+
+def _stack(
+    canvas: _Canvas,
+    cx: float,
+    centres: list[float],
+    owner: Color,
+    count: int,
+    where: str,
+    shown: int = SHOWN,
+) -> None:
+    fill, ink = COLORS[owner]
+    canvas.add(f'<g class="checkers" {where} data-color="{_key(owner)}" data-count="{count}">')
+    for cy in centres:
+        canvas.add(
+            f'<circle cx="{canvas.x(cx):g}" cy="{cy:g}" r="{CH / 2 - 1:g}" fill="{fill}" '
+            f'stroke="{ink}" stroke-width="1.5"/>'
+        )
+    if count > shown:
+        canvas.text(
+            cx, centres[-1] + 6, str(count), font_size=16, font_weight="bold", fill=ink,
+            class_="count",
+        )  # fmt: skip
+    canvas.add("</g>")
+
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _die(canvas: _Canvas, x: float, y: float, size: float, value: int, fill: str, ink: str) -> None:
+    canvas.add(f'<g class="die" data-value="{value}">')
+    canvas.rect(x, y, size, size, fill, rx=6, stroke=COLORS["text"], stroke_width=1.5)
+    cx, cy, step = x + size / 2, y + size / 2, size * 0.27
+    for dx, dy in _PIPS.get(value, []):
+        # Pips are placed relative to the die's centre: mirror the centre only.
+        canvas.add(
+            f'<circle cx="{canvas.x(cx) + dx * step:g}" cy="{cy + dy * step:g}" '
+            f'r="{size * 0.09:g}" fill="{ink}"/>'
+        )
+    canvas.add("</g>")
+
+
+def _side_words(seen: Position, index: int) -> str:
+    """``"2 on 24, 5 on 13; 1 on the bar; 3 borne off"`` for one side of ``seen``."""
+    sign = 1 if index == 0 else -1
+    stacks = []
+    for i, n in enumerate(seen.points):
+        if n * sign > 0:
+            point = i + 1 if index == 0 else 24 - i
+            stacks.append((point, n * sign))
+    stacks.sort(reverse=True)
+    words = [
+        _("%(count)s on %(point)s") % {"count": count, "point": point} for point, count in stacks
+    ]
+    text = ", ".join(words) or _("no checkers on the board")
+    if seen.bar[index]:
+        text += "; " + _("%(count)s on the bar") % {"count": seen.bar[index]}
+    if seen.off[index]:
+        text += "; " + _("%(count)s borne off") % {"count": seen.off[index]}
+    return text
+
+
+def _describe(
+    position: Position,
+    seen: Position,
+    viewer: Color,
+    names: tuple[str, str],
+    dice: Sequence[int] | None,
+    cube_value: int,
+    cube_owner: Color | None,
+    score: tuple[int, int] | None,
+    length: int | None,
+    crawford: bool,
+) -> str:
+    """The position in words, each side's points numbered from its own side."""
+    sentences = [_("Backgammon board.")]
+    for who, index in ((viewer, 0), (viewer.other, 1)):
+        where = _("bottom") if index == 0 else _("top")
+        sentences.append(
+            _("%(name)s (%(color)s, %(where)s): %(checkers)s.")
+            % {
+                "name": names[who],
+                "color": _color_name(who),
+                "where": where,
+                "checkers": _side_words(seen, index),
+            }
+        )
+    if dice:
+        sentences.append(
+            _("%(name)s rolled %(first)s and %(second)s.")
+            % {"name": names[position.turn], "first": dice[0], "second": dice[1]}
+        )
+    else:
+        sentences.append(_("%(name)s is on roll.") % {"name": names[position.turn]})
+    if cube_owner is None:
+        sentences.append(_("The cube is centred at %(value)s.") % {"value": cube_value})
+    else:
+        sentences.append(
+            _("%(name)s owns the cube at %(value)s.")
+            % {"name": names[cube_owner], "value": cube_value}
+        )
+    if score is not None:
+        if length:
+            sentences.append(
+                ngettext(
+                    "Score %(white)s to %(black)s in a %(length)s-point match.",
+                    "Score %(white)s to %(black)s in a %(length)s-point match.",
+                    length,
+                )
+                % {"white": score[0], "black": score[1], "length": length}
+            )
+        else:
+            sentences.append(
+                _("Money session, %(white)s to %(black)s.") % {"white": score[0], "black": score[1]}
+            )
+    if crawford:
+        sentences.append(_("Crawford game."))
+    try:
+        sentences.append(_("Position ID %(id)s.") % {"id": position_id(position)})
+    except InvalidIdError:  # pragma: no cover - more than 15 checkers a side
+        pass
+    return " ".join(sentences)

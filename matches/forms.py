@@ -1,0 +1,125 @@
+"""Forms of the match pages. They only read input; the services decide what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy, pgettext_lazy
+
+from accounts.models import User
+from backgammon.rules import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
+
+from .models import VariantChoice
+
+LENGTH_CHOICES = [
+    (n, ngettext_lazy("%(n)s point", "%(n)s points", "n") % {"n": n}) for n in OFFERED_LENGTHS
+] + [(0, _("Money session"))]
+
+CUBE_LIMIT_CHOICES: list[tuple[Any, Any]] = [(2**k, str(2**k)) for k in range(1, 11)] + [
+    ("", pgettext_lazy("cube limit", "None (money sessions only)"))
+]
+
+
+class ChallengeForm(forms.Form):
+    opponent = forms.CharField(
+        label=_("Opponent"),
+        max_length=150,
+        required=False,
+        help_text=_("A player's username. Leave it empty to let anyone accept."),
+    )
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=VariantChoice.choices, initial=VariantChoice.STANDARD
+    )
+    length = forms.TypedChoiceField(
+        label=_("Match length"), choices=LENGTH_CHOICES, coerce=int, initial=5
+    )
+    days_per_move = forms.IntegerField(
+        label=_("Days per move"), min_value=1, max_value=30, initial=3
+    )
+    time_bank_days = forms.IntegerField(
+        label=_("Time bank (days)"),
+        min_value=0,
+        max_value=365,
+        initial=0,
+        help_text=_("Extra days each player may spend over the whole match."),
+    )
+    cube_limit = forms.TypedChoiceField(
+        label=_("Cube limit"),
+        choices=CUBE_LIMIT_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=DEFAULT_CUBE_LIMIT,
+    )
+    jacoby = forms.BooleanField(
+        label=_("Jacoby rule (money sessions)"), required=False, initial=False
+    )
+    automatic_doubles = forms.BooleanField(
+        label=_("Automatic doubles (money sessions)"), required=False, initial=False
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    message = forms.CharField(
+        label=_("Message"), max_length=200, required=False, widget=forms.Textarea({"rows": 2})
+    )
+
+    #: Which field a service error code belongs to (others go on top of the form).
+    ERROR_FIELDS = {
+        "self_challenge": "opponent",
+        "variant": "variant",
+        "length": "length",
+        "days_per_move": "days_per_move",
+        "time_bank": "time_bank_days",
+        "cube_limit": "cube_limit",
+        "cube": "cube_limit",
+    }
+
+    def clean_opponent(self) -> User | None:
+        username = self.cleaned_data["opponent"].strip()
+        if not username:
+            return None
+        try:
+            return User.objects.get(username__iexact=username, is_active=True)
+        except User.DoesNotExist:
+            raise forms.ValidationError(
+                _("There is no player called %(name)s."), params={"name": username}
+            ) from None
+
+
+class GameActionForm(forms.Form):
+    """Every form of the game page: which action, the ply the player saw, and the move."""
+
+    ACTIONS = (
+        "roll",
+        "double",
+        "move",
+        "take",
+        "drop",
+        "resign",
+        "resign_match",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+    )
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    ply = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    play = forms.CharField(
+        label=_("Your move"),
+        max_length=80,
+        required=False,
+        widget=forms.TextInput(
+            {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"}
+        ),
+    )
+    confirm = forms.BooleanField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        action = data.get("action")
+        if action == "move" and not (data.get("play") or "").strip():
+            self.add_error("play", _("Write your move, for example 24/18 13/11."))
+        if action == "resign_match" and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm that you resign the match."))
+        return data

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from matches import views
+
+urlpatterns = [
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("next/", views.next_game, name="next_game"),
+    path("challenges/", views.challenge_list, name="challenge_list"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+    ),
+    path(
+        "challenges/<int:challenge_id>/withdraw/",
+        views.challenge_withdraw,
+        name="challenge_withdraw",
+    ),
+    path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<int:game_id>/board.svg", views.game_board_svg, name="game_board_svg"),
+    path("games/<int:game_id>/swap-dice/", views.game_swap_dice, name="game_swap_dice"),
+    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+]

@@ -1,0 +1,469 @@
+"""The match pages: dashboard, challenges, the game page and the match page.
+
+Views read through :mod:`matches.selectors` and write through
+:mod:`matches.services`; a :class:`~matches.errors.ServiceError` is shown to the
+player on the page they were on, with the HTTP status it carries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from backgammon.rules import Color
+
+from . import selectors, services
+from .board_svg import board_svg
+from .errors import ServiceError
+from .forms import ChallengeForm, GameActionForm
+from .models import Game, GameEvent, Match
+
+SWAP_DICE = "matches.swap_dice"
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+# --------------------------------------------------------------------------- dashboard
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    awaiting = list(selectors.games_awaiting(user))
+    waiting_ids = {game.pk for game in awaiting}
+    others = [game for game in selectors.games_of(user) if game.pk not in waiting_ids]
+    challenges = [
+        c
+        for c in selectors.challenges_open_to(user).filter(opponent=user)
+        if c.expires_at > timezone.now()
+    ]
+    return render(
+        request,
+        "matches/dashboard.html",
+        {
+            "awaiting": [_game_row(game, user) for game in awaiting],
+            "others": [_game_row(game, user) for game in others],
+            "challenges": challenges,
+        },
+    )
+
+
+@login_required
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The most urgent game waiting for the player, or the dashboard when there is none."""
+    game = selectors.games_awaiting(_user(request)).first()
+    if game is None:
+        messages.info(request, _("No game is waiting for you. Well done!"))
+        return redirect("dashboard")
+    return redirect("game_detail", game_id=game.pk)
+
+
+@dataclass
+class GameRow:
+    game: Game
+    opponent: User
+    color: Color
+    my_score: int
+    their_score: int
+    todo: str
+
+
+def _game_row(game: Game, user: User) -> GameRow:
+    match = game.match
+    color = match.color_of(user)
+    assert color is not None
+    opponent = match.player(color.other)
+    assert isinstance(opponent, User)
+    return GameRow(
+        game=game,
+        opponent=opponent,
+        color=color,
+        my_score=match.score[color],
+        their_score=match.score[color.other],
+        todo=_todo(game, color),
+    )
+
+
+def _todo(game: Game, color: Color) -> str:
+    mine = game.turn == int(color)
+    if game.state == Game.State.DOUBLED:
+        return _("Answer the double") if mine else _("Opponent answers your double")
+    if game.state == Game.State.ROLLING:
+        return _("Roll or double") if mine else _("Opponent rolls")
+    return _("Move") if mine else _("Opponent moves")
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+@login_required
+def challenge_list(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    now = timezone.now()
+    open_to = [c for c in selectors.challenges_open_to(user) if c.expires_at > now]
+    return render(
+        request,
+        "matches/challenge_list.html",
+        {
+            "to_me": [c for c in open_to if c.opponent_id == user.pk],
+            "open": [c for c in open_to if c.opponent_id is None],
+            "sent": list(selectors.challenges_sent_by(user)[:30]),
+            "now": now,
+        },
+    )
+
+
+@login_required
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    status = 200
+    if request.method == "POST":
+        form = ChallengeForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                challenge = services.challenge_create(
+                    challenger=user,
+                    now=timezone.now(),
+                    opponent=data["opponent"],
+                    variant=data["variant"],
+                    length=data["length"],
+                    days_per_move=data["days_per_move"],
+                    time_bank_days=data["time_bank_days"],
+                    cube_limit=data["cube_limit"],
+                    jacoby=data["jacoby"],
+                    automatic_doubles=data["automatic_doubles"],
+                    rated=data["rated"],
+                    message=data["message"],
+                )
+            except ServiceError as error:
+                form.add_error(form.ERROR_FIELDS.get(error.code), str(error))
+                status = error.status
+            else:
+                if challenge.opponent is None:
+                    messages.success(request, _("Your open challenge is posted."))
+                else:
+                    messages.success(
+                        request,
+                        _("Your challenge has been sent to %(name)s.")
+                        % {"name": challenge.opponent.public_name},
+                    )
+                return redirect("challenge_list")
+        else:
+            status = 400
+    else:
+        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
+    return render(request, "matches/challenge_new.html", {"form": form}, status=status)
+
+
+def _challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    user = _user(request)
+    now = timezone.now()
+    try:
+        if action == "accept":
+            match = services.challenge_accept(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge accepted. Good luck!"))
+            game = match.current_game
+            assert game is not None
+            return redirect("game_detail", game_id=game.pk)
+        if action == "decline":
+            services.challenge_decline(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge declined."))
+        else:
+            services.challenge_withdraw(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge withdrawn."))
+    except ServiceError as error:
+        messages.error(request, str(error))
+        response = challenge_list(request)
+        response.status_code = error.status
+        return response
+    return redirect("challenge_list")
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "accept")
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "decline")
+
+
+@login_required
+@require_POST
+def challenge_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "withdraw")
+
+
+# --------------------------------------------------------------------------- the game page
+
+
+def _load_game(game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("match", "match__white", "match__black"), pk=game_id
+    )
+
+
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board, the actions the viewer may take, and the game record. Anyone may watch."""
+    game = _load_game(game_id)
+    if request.method != "POST":
+        return _render_game(request, game)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = GameActionForm(request.POST)
+    if not form.is_valid():
+        return _render_game(request, game, form=form, status=400)
+    try:
+        _act(game, _user(request), form.cleaned_data)
+    except ServiceError as error:
+        game.refresh_from_db()
+        game.match.refresh_from_db()
+        return _render_game(request, game, form=form, error=str(error), status=error.status)
+    return redirect("game_detail", game_id=game.pk)
+
+
+def _act(game: Game, user: User, data: dict[str, Any]) -> None:
+    common = {
+        "game_id": game.pk,
+        "player": user,
+        "expected_ply": data["ply"],
+        "now": timezone.now(),
+    }
+    action = data["action"]
+    if action == "move":
+        services.game_play_move(play_text=data["play"].strip(), **common)
+    elif action == "roll":
+        services.game_roll(**common)
+    elif action == "double":
+        services.game_double(**common)
+    elif action == "take":
+        services.game_take(**common)
+    elif action == "drop":
+        services.game_drop(**common)
+    elif action in ("resign", "resign_match"):
+        services.game_resign(whole_match=action == "resign_match", **common)
+    elif action == "offer_draw":
+        services.match_offer_draw(**common)
+    else:
+        services.match_answer_draw(accept=action == "accept_draw", **common)
+
+
+@require_POST
+def game_swap_dice(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Show the dice in the other order (display only, kept in the session)."""
+    request.session[SWAP_DICE] = not request.session.get(SWAP_DICE, False)
+    return redirect(reverse("game_detail", args=[game_id]) + "#board")
+
+
+def game_board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board alone, as an SVG file (for links and e-mails)."""
+    game = _load_game(game_id)
+    svg = board_svg(game, **_board_view(request, game))
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+def _board_view(request: HttpRequest, game: Game) -> dict[str, Any]:
+    user = request.user
+    color = game.match.color_of(user)
+    home_side = getattr(user, "board_side", "right") if user.is_authenticated else "right"
+    return {
+        "viewer_color": color if color is not None else Color.WHITE,
+        "home_side": home_side,
+        "swap_dice": bool(request.session.get(SWAP_DICE, False)),
+    }
+
+
+def _render_game(
+    request: HttpRequest,
+    game: Game,
+    *,
+    form: GameActionForm | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    match = game.match
+    user = request.user
+    color = match.color_of(user)
+    actions = selectors.game_actions(game, user)
+    plays = [str(play) for play in selectors.game_plays(game)] if "move" in actions else []
+    events = list(game.events.all())
+    board = _board_view(request, game)
+    awaiting_elsewhere = 0
+    if color is not None:
+        awaiting_elsewhere = selectors.games_awaiting(_user(request)).exclude(pk=game.pk).count()
+    play_value = ""
+    if form is not None and form.is_bound and error is not None:
+        play_value = form.data.get("play", "")
+    context = {
+        "game": game,
+        "match": match,
+        "color": color,
+        "is_player": color is not None,
+        "actions": actions,
+        "plays": plays,
+        "form": form,
+        "error": error,
+        "play_value": play_value,
+        "board": board_svg(game, **board),
+        "swap_dice": board["swap_dice"],
+        "record": _record(events, match),
+        "status_line": _status_line(game),
+        "awaiting_elsewhere": awaiting_elsewhere,
+        "other_games": match.games.exclude(pk=game.pk).order_by("number"),
+    }
+    return render(request, "matches/game_detail.html", context, status=status)
+
+
+def _status_line(game: Game) -> str:
+    match = game.match
+    on_turn = match.player(game.turn_color)
+    name = getattr(on_turn, "public_name", str(on_turn))
+    if game.is_finished:
+        return _finished_text(game)
+    if match.status != Match.Status.PLAYING:
+        return _("The match is over.")
+    if game.state == Game.State.DOUBLED:
+        return _("%(name)s must take or drop a double to %(value)s.") % {
+            "name": name,
+            "value": game.cube_value * 2,
+        }
+    if game.state == Game.State.ROLLING:
+        return _("%(name)s to roll or double.") % {"name": name}
+    return _("%(name)s to move.") % {"name": name}
+
+
+def _finished_text(game: Game) -> str:
+    match = game.match
+    if game.winner is None:
+        return _("Game over: %(how)s.") % {"how": game.get_termination_display()}
+    winner = match.player(Color(game.winner))
+    return ngettext(
+        "%(name)s won %(points)s point (%(how)s).",
+        "%(name)s won %(points)s points (%(how)s).",
+        game.points,
+    ) % {
+        "name": getattr(winner, "public_name", str(winner)),
+        "points": game.points,
+        "how": game.get_termination_display(),
+    }
+
+
+@dataclass
+class RecordLine:
+    color: int | None
+    name: str
+    text: str
+
+
+def _dice_text(event: GameEvent) -> str:
+    return f"{event.die1}{event.die2}" if event.dice else ""
+
+
+def _record(events: list[GameEvent], match: Match) -> list[RecordLine]:
+    """The game record, one line per turn or cube action, in the order it happened.
+
+    A roll and the move played with it make one line: ``52: 13/8 13/11``.
+    """
+    names = {0: match.white.public_name, 1: match.black.public_name}
+    lines: list[RecordLine] = []
+    pending_roll: RecordLine | None = None
+    for event in events:
+        name = names.get(event.color, "") if event.color is not None else ""
+        kind = event.kind
+        if kind in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
+            text = event.notation
+            if kind == GameEvent.Kind.PASS or text == "pass":
+                text = _("pass")
+            line_text = f"{_dice_text(event)}: {text}"
+            if pending_roll is not None and pending_roll.color == event.color:
+                pending_roll.text = line_text
+                pending_roll = None
+            else:
+                lines.append(RecordLine(event.color, name, line_text))
+            continue
+        pending_roll = None
+        if kind == GameEvent.Kind.OPENING:
+            text = _("Opening roll: %(white)s %(wd)s, %(black)s %(bd)s.") % {
+                "white": names[0],
+                "wd": event.die1,
+                "black": names[1],
+                "bd": event.die2,
+            }
+            if event.value:
+                text += " " + _("Automatic double: the cube is at %(value)s.") % {
+                    "value": event.value
+                }
+            lines.append(RecordLine(None, "", text))
+        elif kind == GameEvent.Kind.ROLL:
+            pending_roll = RecordLine(event.color, name, f"{_dice_text(event)}:")
+            lines.append(pending_roll)
+        elif kind == GameEvent.Kind.DOUBLE:
+            lines.append(RecordLine(event.color, name, _("Doubles => %(value)s") % {
+                "value": event.value
+            }))  # fmt: skip
+        elif kind == GameEvent.Kind.TAKE:
+            lines.append(RecordLine(event.color, name, _("Takes")))
+        elif kind == GameEvent.Kind.DROP:
+            lines.append(RecordLine(event.color, name, _("Drops")))
+        elif kind == GameEvent.Kind.RESIGN:
+            if event.notation == "match":
+                text = _("Resigns the match")
+            else:
+                text = _("Resigns the game")
+            lines.append(RecordLine(event.color, name, text))
+        elif kind == GameEvent.Kind.TIMEOUT:
+            lines.append(RecordLine(event.color, name, _("Runs out of time")))
+        elif kind == GameEvent.Kind.DRAW_OFFER:
+            lines.append(RecordLine(event.color, name, _("Offers a draw")))
+        elif kind == GameEvent.Kind.DRAW_DECLINE:
+            lines.append(RecordLine(event.color, name, _("Declines the draw")))
+        elif kind == GameEvent.Kind.DRAW:
+            lines.append(RecordLine(event.color, name, _("Accepts the draw")))
+        elif kind == GameEvent.Kind.WIN:
+            points = event.value or 0
+            text = ngettext("Wins %(points)s point", "Wins %(points)s points", points) % {
+                "points": points
+            }
+            lines.append(RecordLine(event.color, name, text))
+        else:
+            lines.append(RecordLine(event.color, name, event.get_kind_display()))
+    return lines
+
+
+# --------------------------------------------------------------------------- the match page
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
+    games = list(match.games.order_by("number"))
+    rows = [(game, _finished_text(game) if game.is_finished else "") for game in games]
+    return render(
+        request,
+        "matches/match_detail.html",
+        {
+            "match": match,
+            "games": rows,
+            "current": games[-1] if games else None,
+            "color": match.color_of(request.user),
+        },
+    )

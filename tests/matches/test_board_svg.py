@@ -1,0 +1,163 @@
+"""The server-side board: well-formed, and true to the position it draws."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from backgammon.rules import Color, Position, position_id
+from matches.board_svg import board_svg
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def stacks(root: ET.Element) -> dict[str, tuple[str, int]]:
+    """``{point: (colour, count)}`` for every stack of checkers drawn (``bar`` included)."""
+    return {
+        g.get("data-point"): (g.get("data-color"), int(g.get("data-count")))
+        for g in root.iterfind(".//svg:g[@class='checkers']", NS)
+    }
+
+
+def point_number_x(root: ET.Element, point: int) -> float:
+    for text in root.iterfind(".//svg:text[@class='point-number']", NS):
+        if text.get("data-point") == str(point):
+            return float(text.get("x"))
+    raise AssertionError(f"no number for point {point}")
+
+
+def test_it_is_a_standalone_scalable_svg_with_a_description() -> None:
+    svg = board_svg(Position.start(), viewer_color=Color.WHITE)
+    root = parse(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("viewBox", "").startswith("0 0 ")
+    assert root.get("role") == "img"
+    label = root.get("aria-label")
+    assert position_id(Position.start()) in label
+    assert "2 on 24, 5 on 13, 3 on 8, 5 on 6" in label
+    assert root.find("svg:title", NS).text == label
+
+
+def test_the_checkers_drawn_match_the_position_from_the_viewers_side() -> None:
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE))
+    drawn = stacks(root)
+    assert drawn["24"] == ("white", 2)
+    assert drawn["13"] == ("white", 5)
+    assert drawn["6"] == ("white", 5)
+    assert drawn["1"] == ("black", 2)
+    assert drawn["19"] == ("black", 5)
+    assert sum(count for _, count in drawn.values()) == 30
+    # Seen by Black, Black's checkers are on its own 24, 13, 8 and 6.
+    drawn = stacks(parse(board_svg(Position.start(), viewer_color=Color.BLACK)))
+    assert drawn["24"] == ("black", 2)
+    assert drawn["1"] == ("white", 2)
+
+
+def test_a_tall_stack_shows_its_count_and_bar_and_tray_are_drawn() -> None:
+    position = Position.from_sides({6: 9, 25: 1}, {1: 2, 25: 2}, turn=Color.WHITE)
+    root = parse(board_svg(position, viewer_color=Color.WHITE))
+    six = next(
+        g for g in root.iterfind(".//svg:g[@class='checkers']", NS) if g.get("data-point") == "6"
+    )
+    assert six.get("data-count") == "9"
+    assert len(six.findall("svg:circle", NS)) == 5
+    assert six.find("svg:text", NS).text == "9"
+    bars = [
+        g for g in root.iterfind(".//svg:g[@class='checkers']", NS) if g.get("data-point") == "bar"
+    ]
+    assert sorted((g.get("data-color"), g.get("data-count")) for g in bars) == [
+        ("black", "2"),
+        ("white", "1"),
+    ]
+    off = {
+        g.get("data-color"): g.get("data-count")
+        for g in root.iterfind(".//svg:g[@class='off']", NS)
+    }
+    assert off == {"white": "5", "black": "11"}
+
+
+def test_the_dice_are_drawn_in_the_chosen_order() -> None:
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE, dice=(5, 2)))
+    assert [g.get("data-value") for g in root.iterfind(".//svg:g[@class='die']", NS)] == ["5", "2"]
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE, dice=(5, 2), swap_dice=True))
+    assert [g.get("data-value") for g in root.iterfind(".//svg:g[@class='die']", NS)] == ["2", "5"]
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE))
+    assert root.find(".//svg:g[@class='die']", NS) is None
+
+
+@pytest.mark.parametrize(
+    ("owner", "value", "where", "shown"),
+    [(None, 1, "centre", "64"), (Color.WHITE, 2, "white", "2"), (Color.BLACK, 8, "black", "8")],
+)
+def test_the_cube_shows_its_value_on_its_owners_side(
+    owner: Color | None, value: int, where: str, shown: str
+) -> None:
+    svg = board_svg(Position.start(), viewer_color=Color.WHITE, cube_value=value, cube_owner=owner)
+    cube = parse(svg).find(".//svg:g[@class='cube']", NS)
+    assert cube.get("data-value") == str(value)
+    assert cube.get("data-owner") == where
+    assert cube.find("svg:text", NS).text == shown
+    y = float(cube.find("svg:rect", NS).get("y"))
+    if owner == Color.WHITE:  # the viewer: bottom
+        assert y > 300
+    elif owner == Color.BLACK:
+        assert y < 100
+
+
+def test_point_numbers_are_from_the_viewers_side_and_home_side_flips_them() -> None:
+    right = parse(board_svg(Position.start(), viewer_color=Color.WHITE, home_side="right"))
+    assert point_number_x(right, 1) > point_number_x(right, 12)  # home board bottom right
+    assert point_number_x(right, 24) > point_number_x(right, 13)
+    left = parse(board_svg(Position.start(), viewer_color=Color.WHITE, home_side="left"))
+    assert left.get("data-home-side") == "left"
+    assert point_number_x(left, 1) < point_number_x(left, 12)  # home board bottom left
+    assert point_number_x(left, 1) == pytest.approx(
+        float(left.get("viewBox").split()[2]) - point_number_x(right, 1)
+    )
+
+
+def test_the_score_and_pip_counts_are_written() -> None:
+    svg = board_svg(
+        Position.start(),
+        viewer_color=Color.BLACK,
+        names=("Alice", "Bob"),
+        score=(3, 1),
+        length=7,
+    )
+    root = parse(svg)
+    pips = {
+        t.get("data-color"): t.get("data-pips")
+        for t in root.iterfind(".//svg:text[@class='pips']", NS)
+    }
+    assert pips == {"white": "167", "black": "167"}
+    assert "score 3" in svg and "score 1" in svg
+    assert "Alice (White)" in svg and "Bob (Black)" in svg
+    assert "7-point match" in root.get("aria-label")
+
+
+def test_names_are_escaped() -> None:
+    svg = board_svg(Position.start(), names=("<b>&", 'x"y'))
+    parse(svg)  # still well-formed
+    assert "<b>" not in svg
+
+
+def test_a_game_is_drawn_with_its_dice_cube_and_players(player, opponent, monkeypatch) -> None:
+    from django.utils import timezone
+
+    from backgammon.rules import FixedDice
+    from matches import services
+
+    monkeypatch.setattr(services, "dice", FixedDice([3, 1]))
+    now = timezone.now()
+    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
+    game = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now).current_game
+    root = parse(board_svg(game, viewer_color=Color.WHITE))
+    assert [g.get("data-value") for g in root.iterfind(".//svg:g[@class='die']", NS)] == ["3", "1"]
+    assert root.find(".//svg:g[@class='cube']", NS).get("data-owner") == "centre"
+    assert game.match.white.public_name in root.get("aria-label")
+    assert position_id(game.position()) in root.get("aria-label")
