@@ -104,7 +104,9 @@ class RatingHistory(models.Model):
     at = models.DateTimeField()
 
     class Meta:
-        ordering = ["player", "at", "pk"]
+        # Rows of one player are written under the lock on their stats row, so id order is
+        # the order the changes were applied in (``at`` can tie or cross under concurrency).
+        ordering = ["player", "pk"]
         verbose_name_plural = _("rating history")
         constraints = [
             models.UniqueConstraint(fields=["player", "match"], name="ratinghistory_unique")

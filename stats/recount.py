@@ -156,7 +156,7 @@ def ratings_expected() -> dict[int, dict[str, float]]:
 def _latest_history() -> list[RatingHistory]:
     """The newest history row of each player (portable: no DISTINCT ON outside PostgreSQL)."""
     newest: dict[int, RatingHistory] = {}
-    for row in RatingHistory.objects.order_by("player_id", "at", "pk").iterator():
+    for row in RatingHistory.objects.order_by("player_id", "pk").iterator():
         newest[row.player_id] = row
     return list(newest.values())
 

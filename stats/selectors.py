@@ -187,7 +187,7 @@ def player_record(player: User, *, history_limit: int = 500) -> PlayerRecord:
     stats = PlayerStats.objects.filter(player=player).first()
     history_rows = list(
         RatingHistory.objects.filter(player=player)
-        .order_by("-at", "-pk")
+        .order_by("-pk")
         .values_list("at", "rating", "experience", "match_id", "change")[:history_limit]
     )
     history = [RatingPoint(*row) for row in reversed(history_rows)]
