@@ -213,7 +213,7 @@ def player_page_context(player: User) -> dict[str, object]:
 
     record = player_record(player)
     sections = []
-    for title, part in ((_("Matches"), record.matches), (_("Games"), record.games)):
+    for title, part in ((_("Match record"), record.matches), (_("Game record"), record.games)):
         rows: list[tuple[str, RecordLine]] = [(_("Total"), part.total)]
         rows += [(_("As White"), part.by_color["white"]), (_("As Black"), part.by_color["black"])]
         rows += [(str(label), part.by_variant[v]) for v, label in VariantChoice.choices]
