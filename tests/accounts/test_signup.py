@@ -59,7 +59,7 @@ def test_following_the_link_verifies_the_address_and_allows_log_in(client: Clien
         reverse("account_login"), {"login": "dora@example.com", "password": SIGNUP["password1"]}
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("dashboard")
     assert other.session["_auth_user_id"] == str(User.objects.get(username="dora").pk)
 
 

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 
 from backgammon.rules import Color, Position, position_id
 from matches.board_svg import board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    with translation.override("en"):
+        yield
 
 
 def parse(svg: str) -> ET.Element:
