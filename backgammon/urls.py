@@ -18,6 +18,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("api/", include("accounts.api_urls")),
+    # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
+    path("", include("matches.export_urls")),
 ]
 
 # Each domain app contributes `urls.py` (web pages, at the root) and `api_urls.py`

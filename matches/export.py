@@ -1,0 +1,141 @@
+"""A match as a Jellyfish ``.mat`` file: the stored events turned into the engine's record.
+
+Each game's events are replayed with the engine from the starting position, so
+that every play's checker steps (and which of them hit) come from
+``parse_play``, exactly as when the move was made. The text itself is written
+by :mod:`backgammon.rules.mat`, which knows nothing of Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from backgammon.rules import Color, Position, Variant, parse_play
+from backgammon.rules.mat import (
+    MatDouble,
+    MatDrop,
+    MatGame,
+    MatMatch,
+    MatPlay,
+    MatRecord,
+    MatResign,
+    MatRoll,
+    MatTake,
+    MatWin,
+    write_mat,
+)
+
+from .models import Game, GameEvent, Match
+
+__all__ = [
+    "ReplayedGame",
+    "export_mat",
+    "mat_filename",
+    "match_record",
+    "replay_game",
+    "replay_match",
+]
+
+_ENDINGS = {GameEvent.Kind.RESIGN, GameEvent.Kind.TIMEOUT, GameEvent.Kind.ADJUDICATE}
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A game's ``.mat`` records and, per play, the position it reached.
+
+    ``positions`` holds the board after each play, seen from the side of the
+    player to roll next (``play.next_position()``), in the order of the plays.
+    """
+
+    game: MatGame
+    positions: tuple[Position, ...]
+
+
+def replay_game(game: Game, variant: Variant, score: tuple[int, int]) -> ReplayedGame:
+    """Replay ``game``'s events with the engine into ``.mat`` records."""
+    records: list[MatRecord] = []
+    positions: list[Position] = []
+    position: Position | None = None
+    rolled: tuple[Color, tuple[int, int]] | None = None
+    events = sorted(game.events.all(), key=lambda event: event.ply)
+    for index, event in enumerate(events):
+        kind = event.kind
+        color = Color(event.color) if event.color is not None else None
+        if kind == GameEvent.Kind.OPENING:
+            assert color is not None and event.dice is not None
+            position = Position.start(variant, color)
+            rolled = (color, event.dice)
+        elif kind == GameEvent.Kind.ROLL:
+            assert color is not None and event.dice is not None
+            rolled = (color, event.dice)
+        elif kind in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
+            assert color is not None and event.dice is not None and position is not None
+            play = parse_play(position, event.dice, event.notation or "pass")
+            records.append(MatPlay(color, event.dice, play.steps))
+            position = play.next_position()
+            positions.append(position)
+            rolled = None
+        else:
+            if rolled is not None:
+                records.append(MatRoll(*rolled))
+                rolled = None
+            if kind == GameEvent.Kind.DOUBLE:
+                assert color is not None and event.value is not None
+                records.append(MatDouble(color, event.value))
+            elif kind == GameEvent.Kind.TAKE:
+                assert color is not None
+                records.append(MatTake(color))
+            elif kind == GameEvent.Kind.WIN:
+                assert color is not None and event.value is not None
+                before = events[index - 1].kind if index else None
+                if before == GameEvent.Kind.DROP:
+                    records.append(MatDrop(color.other, event.value))
+                elif before in _ENDINGS:
+                    records.append(MatResign(color.other, event.value))
+                elif before in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
+                    records.append(MatWin(color, event.value))
+            # drop, resign, time-out and adjudication are written with the win that
+            # follows them; draw offers and answers have no place in the format.
+    if rolled is not None:
+        records.append(MatRoll(*rolled))
+    return ReplayedGame(MatGame(score=score, records=tuple(records)), tuple(positions))
+
+
+def replay_match(match: Match) -> list[ReplayedGame]:
+    """Every game of ``match`` replayed, with the score before each."""
+    variant = Variant(match.variant)
+    score = [0, 0]
+    games = []
+    for game in match.games.order_by("number").prefetch_related("events"):
+        games.append(replay_game(game, variant, (score[0], score[1])))
+        if game.is_finished and game.winner is not None:
+            score[game.winner] += game.points
+    return games
+
+
+def match_record(match: Match) -> MatMatch:
+    """Everything the ``.mat`` file says about ``match``."""
+    site = urlsplit(settings.SITE_URL).hostname
+    return MatMatch(
+        players=(match.white.username, match.black.username),
+        length=match.length,
+        games=tuple(replayed.game for replayed in replay_match(match)),
+        variant=Variant(match.variant),
+        site=site or None,
+        event_date=match.created_at.date(),
+        crawford=not match.is_money,
+        cube_limit=match.cube_limit,
+        finished=bool(match.length) and match.result in (Match.Result.WHITE, Match.Result.BLACK),
+    )
+
+
+def export_mat(match: Match, *, xg_header: bool = True) -> str:
+    """The ``.mat`` text of ``match``, finished or still being played."""
+    return write_mat(match_record(match), xg_header=xg_header)
+
+
+def mat_filename(match: Match) -> str:
+    return f"match-{match.pk}-{match.white.username}-{match.black.username}.mat"
