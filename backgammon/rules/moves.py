@@ -146,11 +146,11 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
         if outside >= 2:
             found = _two_checkers(board, d1, d2)
             return [Play(position, key, path) for key, path in found.items()]
-    found = {}
-    best = [0, 0]
     if d1 == d2:
-        _search(board, (d1, d1, d1, d1), 0, 24, 0, [], found, best, set())
+        found = _doubles(board, d1)
     else:
+        found = {}
+        best = [0, 0]
         _search(board, (d1, d2), 0, 24, 0, [], found, best, set())
         _search(board, (d2, d1), 0, 24, 0, [], found, best, set())
     return [Play(position, key, path) for key, path in found.items()]
@@ -231,6 +231,97 @@ def _two_checkers(b: list[int], a: int, c: int) -> _Found:
             r[xd] += 1
         found[tuple(r)] = (x, xd, xhit)
     return found
+
+
+def _doubles(b: list[int], d: int) -> _Found:
+    """Doubles: up to four steps of ``d``, checkers taken in non-increasing source order.
+
+    Taking sources in that order reaches every result once, so no intermediate
+    board needs remembering. Whether a step lands on an open point never
+    changes during the turn (my own checkers never block me), so the points a
+    checker may step from are found once, before the search.
+    """
+    found: _Found = {}
+    path: list[int] = []
+    best = [0]
+    left = 4
+    if b[BAR]:
+        entry = BAR - d
+        if b[entry] < -1:
+            return found
+        while b[BAR] and left:
+            hit = b[entry] == -1
+            if hit:
+                b[entry] = 1
+                b[0] += 1
+            else:
+                b[entry] += 1
+            b[BAR] -= 1
+            path += (BAR, entry, hit)
+            left -= 1
+        if b[BAR] or not left:
+            found[tuple(b)] = tuple(path)
+            return found
+    sources = [p for p in range(24, 0, -1) if p <= d or b[p - d] >= -1]
+
+    def search(start: int, left: int) -> None:
+        moved = False
+        highest = -1
+        for index in range(start, len(sources)):
+            point = sources[index]
+            if b[point] <= 0:
+                continue
+            dest = point - d
+            if dest < 1:
+                if highest < 0:
+                    highest = next(p for p in range(24, 0, -1) if b[p] > 0)
+                if highest > 6 or (dest < 0 and point != highest):
+                    continue
+                dest = OFF
+                target = 0
+            else:
+                target = b[dest]
+            moved = True
+            b[point] -= 1
+            if dest == OFF:
+                b[26] += 1
+            elif target == -1:
+                b[dest] = 1
+                b[0] += 1
+            else:
+                b[dest] += 1
+            path.extend((point, dest, target == -1))
+            if left > 1:
+                search(index, left - 1)
+            else:
+                _keep(b, path, found, best)
+            del path[-3:]
+            b[point] += 1
+            if dest == OFF:
+                b[26] -= 1
+            elif target == -1:
+                b[dest] = -1
+                b[0] -= 1
+            else:
+                b[dest] -= 1
+        if not moved:
+            _keep(b, path, found, best)
+
+    search(0, left)
+    return found
+
+
+def _keep(b: list[int], path: list[int], found: _Found, best: list[int]) -> None:
+    """Keep the play if it uses as many steps as the best so far (more: start afresh)."""
+    steps = len(path)
+    if not steps or steps < best[0]:
+        return
+    if steps > best[0]:
+        found.clear()
+        best[0] = steps
+    key = tuple(b)
+    if key not in found:
+        found[key] = tuple(path)
 
 
 def _save(board: list[int], path: list[int], pips: int, found: _Found, best: list[int]) -> None:
