@@ -467,6 +467,13 @@ def test_players_and_spectators_may_download_the_file(
     assert plain.content.decode() == export_mat(match, xg_header=False)
 
 
+def test_the_match_page_links_to_the_file(new_match: Callable[..., Match]) -> None:
+    match = new_match(5, length=3)
+    page = Client().get(f"/matches/{match.pk}/")
+    assert page.status_code == 200
+    assert f'href="/matches/{match.pk}/export.mat"' in page.content.decode()
+
+
 def test_the_api_offers_the_same_file(new_match: Callable[..., Match]) -> None:
     match = play_out(new_match(5, length=1), 1)
     response = Client().get(f"/api/matches/{match.pk}/export.mat")
