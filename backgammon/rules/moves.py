@@ -294,7 +294,13 @@ def _doubles(b: list[int], d: int) -> _Found:
             if left > 1:
                 search(index, left - 1)
             else:
-                _keep(b, path, found, best)
+                # Four steps: the most a play can use, so only new boards matter.
+                if best[0] < 12:
+                    found.clear()
+                    best[0] = 12
+                key = tuple(b)
+                if key not in found:
+                    found[key] = tuple(path)
             del path[-3:]
             b[point] += 1
             if dest == OFF:
