@@ -186,18 +186,43 @@ def stats_differences() -> list[Difference]:
 
 @transaction.atomic
 def stats_repair() -> list[Difference]:
-    """Set every disagreeing value to the recount; returns what was changed."""
+    """Set every disagreeing value to the recount; returns what was changed.
+
+    Written in bulk (one statement per batch, not per row): a repair after a restore
+    may touch every player's counters.
+    """
     differences = stats_differences()
+    counters = [d for d in differences if not d.key.startswith("stats.")]
+    existing = {
+        (row.player_id, row.key): row
+        for row in Counter.objects.filter(key__in={d.key for d in counters})
+    }
+    changed, missing = [], []
+    for diff in counters:
+        row = existing.get((diff.player_id, diff.key))
+        if row is None:
+            missing.append(Counter(player_id=diff.player_id, key=diff.key, count=int(diff.counted)))
+        else:
+            row.count = int(diff.counted)
+            changed.append(row)
+    Counter.objects.bulk_update(changed, ["count"], batch_size=1000)
+    Counter.objects.bulk_create(missing, batch_size=1000)
+
+    fields: dict[int, dict[str, float]] = defaultdict(dict)
     for diff in differences:
         if diff.key.startswith("stats."):
-            PlayerStats.objects.get_or_create(player_id=diff.player_id)
-            PlayerStats.objects.filter(player_id=diff.player_id).update(
-                **{diff.key.removeprefix("stats."): diff.counted}
-            )
-        else:
-            Counter.objects.update_or_create(
-                player_id=diff.player_id, key=diff.key, defaults={"count": int(diff.counted)}
-            )
+            fields[diff.player_id or 0][diff.key.removeprefix("stats.")] = diff.counted
+    rows = {row.player_id: row for row in PlayerStats.objects.filter(player_id__in=fields)}
+    new_ids = {pid for pid in fields if pid not in rows}
+    new_rows = [PlayerStats(player_id=pid) for pid in new_ids]
+    rows.update({row.player_id: row for row in new_rows})
+    for player_id, values in fields.items():
+        for name, value in values.items():
+            setattr(rows[player_id], name, value)
+    PlayerStats.objects.bulk_create(new_rows, batch_size=1000)
+    PlayerStats.objects.bulk_update(
+        [rows[pid] for pid in fields if pid not in new_ids], _RATING_FIELDS, batch_size=1000
+    )
     return differences
 
 
