@@ -262,7 +262,10 @@ def _doubles(b: list[int], d: int) -> _Found:
         if b[BAR] or not left:
             found[tuple(b)] = tuple(path)
             return found
-    sources = [p for p in range(24, 0, -1) if p <= d or b[p - d] >= -1]
+    # Steps needed to bring every checker home; past three, no checker can bear off.
+    homecoming = sum(b[p] * -(-(p - 6) // d) for p in range(7, 25) if b[p] > 0)
+    can_bear_off = homecoming < 4
+    sources = [p for p in range(24, 0, -1) if (can_bear_off if p <= d else b[p - d] >= -1)]
 
     def search(start: int, left: int) -> None:
         moved = False
@@ -431,9 +434,9 @@ def _search(
                     found[key] = tuple(path)
         else:
             next_top = point if doubles else 24
-            key = (tuple(board), depth, next_top, rolls)
-            if key not in seen:
-                seen.add(key)
+            memo = (tuple(board), depth, next_top, rolls)
+            if memo not in seen:
+                seen.add(memo)
                 if _search(board, rolls, depth, next_top, pips, path, found, best, seen):
                     _save(board, path, pips, found, best)
         del path[-3:]
