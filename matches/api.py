@@ -17,8 +17,10 @@ from django.db.models import OuterRef, Prefetch, Q, Subquery
 from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -95,6 +97,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 
 ERROR = ErrorSerializer
+#: The ``{id}`` of every object URL (the converter in api_urls.py takes any segment, so
+#: that a bad one is still a JSON 404).
+OBJECT_ID = OpenApiParameter(
+    "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The object's id."
+)
 ERRORS_READ = {404: OpenApiResponse(ERROR, description="No such object.")}
 ERRORS_WRITE = {
     400: OpenApiResponse(ERROR, description="Malformed body, or a move the rules refuse."),
@@ -109,8 +116,11 @@ class BaseAPIView(APIView):
     """Our error bodies, and the user's language also for token-authenticated requests.
 
     ``UserPreferencesMiddleware`` only sees session users; DRF authenticates the token
-    later, so the language is switched here once the user is known.
+    later, so the language is switched here once the user is known. Bodies are JSON only:
+    form encodings would turn ``"0"`` into ``false`` and blur what the schema promises.
     """
+
+    parser_classes = [JSONParser]
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return api_exception_handler
@@ -329,6 +339,7 @@ class ChallengeAcceptView(BaseAPIView):
 
     @extend_schema(
         operation_id="challenges_accept",
+        parameters=[OBJECT_ID],
         request=None,
         responses={201: MatchSerializer, **ERRORS_WRITE},
         description="Accept a challenge: the match starts at once (colours drawn at random).",
@@ -343,6 +354,7 @@ class ChallengeDeclineView(BaseAPIView):
 
     @extend_schema(
         operation_id="challenges_decline",
+        parameters=[OBJECT_ID],
         request=None,
         responses={200: ChallengeSerializer, **ERRORS_WRITE},
     )
@@ -358,6 +370,7 @@ class ChallengeWithdrawView(BaseAPIView):
 
     @extend_schema(
         operation_id="challenges_withdraw",
+        parameters=[OBJECT_ID],
         request=None,
         responses={200: ChallengeSerializer, **ERRORS_WRITE},
     )
@@ -405,7 +418,11 @@ class MatchDetailView(BaseAPIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="matches_retrieve", responses={200: MatchSerializer, **ERRORS_READ})
+    @extend_schema(
+        operation_id="matches_retrieve",
+        parameters=[OBJECT_ID],
+        responses={200: MatchSerializer, **ERRORS_READ},
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(_match_data(pk))
 
@@ -418,7 +435,11 @@ class GameDetailView(BaseAPIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="games_retrieve", responses={200: GameSerializer, **ERRORS_READ})
+    @extend_schema(
+        operation_id="games_retrieve",
+        parameters=[OBJECT_ID],
+        responses={200: GameSerializer, **ERRORS_READ},
+    )
     def get(self, request: Request, pk: int) -> Response:
         return _game_response(pk, request.user)
 
@@ -464,6 +485,7 @@ def _action_view(
     view.post = extend_schema(  # type: ignore[method-assign]
         operation_id=f"games_{name.replace('-', '_')}",
         summary=summary,
+        parameters=[OBJECT_ID],
         request=body,
         responses={200: GameSerializer, **ERRORS_WRITE},
     )(view.post)

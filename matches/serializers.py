@@ -157,6 +157,9 @@ class MatchSerializer(serializers.ModelSerializer):
     score = serializers.SerializerMethodField()
     draw_offered_by = serializers.SerializerMethodField()
     games = GameSummarySerializer(many=True)
+    result = serializers.ChoiceField(
+        choices=Match.Result.choices, allow_blank=True, help_text="Empty while it is played."
+    )
 
     class Meta:
         model = Match

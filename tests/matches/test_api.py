@@ -375,8 +375,13 @@ def test_a_body_that_is_not_json_is_400(opened) -> None:
         f"/api/games/{first_game(match)}/move", "{not json", content_type="application/json"
     )
     assert response.status_code == 400 and response.json()["code"] == "parse_error"
-    response = white.post(f"/api/games/{first_game(match)}/resign", {"ply": 1, "scope": "all"})
+    response = white.post(
+        f"/api/games/{first_game(match)}/resign", {"ply": 1, "scope": "all"}, format="json"
+    )
     assert response.status_code == 400 and "scope" in response.json()["fields"]
+    # Bodies are JSON only: a form would read "0" as false and blur the schema.
+    response = white.post(f"/api/games/{first_game(match)}/move", {"ply": 1, "play": "13/7 8/7"})
+    assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
     assert snapshot() == before
 
 
