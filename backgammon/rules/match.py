@@ -126,6 +126,8 @@ class Termination(enum.Enum):
     TIMEOUT = "timeout"
     #: Both players agreed to end the match without a winner.
     DRAW = "draw"
+    #: A moderator awarded the match (or, in a money session, the game) to one player.
+    ADJUDICATED = "adjudicated"
 
 
 #: Cube multiples of the three ways of winning by bearing off.
@@ -451,6 +453,21 @@ class MatchState:
         """An agreed draw: the match ends with no winner and no points."""
         return Outcome(None, Termination.DRAW, 0)
 
+    def outcome_for_adjudication(self, winner: Color) -> Outcome:
+        """A moderator awards the match to ``winner``.
+
+        In match play the winner is given the points still needed, so the match ends
+        as if played out; in a money session the game is scored as a single game at
+        the cube (the caller ends the session).
+
+        >>> MatchState(length=7, score=(2, 5)).outcome_for_adjudication(Color.WHITE).points
+        5
+        >>> MatchState(cube=Cube(4, Color.BLACK)).outcome_for_adjudication(Color.BLACK).points
+        4
+        """
+        points = self.cube.value if self.money else self.away(winner)
+        return Outcome(winner, Termination.ADJUDICATED, points)
+
     def after_game(self, outcome: Outcome) -> MatchState:
         """The state after a game ends with ``outcome``: new score, next game set up.
 
@@ -477,7 +494,8 @@ class MatchState:
         score[outcome.winner] += outcome.points
         new_score = (score[0], score[1])
         winner: Color | None = None
-        if outcome.termination is Termination.TIMEOUT and not self.money:
+        ends_match = (Termination.TIMEOUT, Termination.ADJUDICATED)
+        if outcome.termination in ends_match and not self.money:
             winner = outcome.winner
         elif not self.money and new_score[outcome.winner] >= self.length:
             winner = outcome.winner
