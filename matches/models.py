@@ -146,6 +146,7 @@ class Match(MatchOptions):
         verbose_name_plural = _("matches")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-finished_at"], name="match_status_finished")]
+        permissions = [("adjudicate_match", _("Can adjudicate a match"))]
 
     def __str__(self) -> str:
         return f"Match #{self.pk}: {self.white} vs {self.black}"
@@ -223,6 +224,7 @@ class Game(models.Model):
                 condition=~Q(state="finished"),
             )
         ]
+        permissions = [("extend_deadline", _("Can extend a game's deadline"))]
 
     def __str__(self) -> str:
         return f"Game {self.number} of match #{self.match_id}"
@@ -311,6 +313,48 @@ class GameEvent(models.Model):
         if self.die1 is None or self.die2 is None:
             return None
         return (self.die1, self.die2)
+
+
+class GameMessage(models.Model):
+    """A short message one player sends the other within a game (issue 6).
+
+    Moderators may hide one (``hidden``): it stays in the table, for the record and
+    for the reports that point at it, but players no longer see its text.
+    """
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="messages", verbose_name=_("game")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_messages",
+        verbose_name=_("author"),
+    )
+    text = models.CharField(_("message"), max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(_("sent"))
+    hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
+    )
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game message")
+        verbose_name_plural = _("game messages")
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "created_at"], name="gamemessage_game")]
+        permissions = [("hide_gamemessage", _("Can hide a game message"))]
+
+    def __str__(self) -> str:
+        return f"Message #{self.pk} by {self.author_id} in game {self.game_id}"
 
 
 # Time control and notifications (issue 4): vacations, the outbox, warning claims.

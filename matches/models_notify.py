@@ -67,6 +67,7 @@ class Notification(models.Model):
         TIMEOUT_WARNING = "timeout_warning", _("Time-out warning")
         DRAW_OFFERED = "draw_offered", _("Draw offered")
         TIME_OUT = "time_out", _("Time-out")
+        MODERATION = "moderation", _("Message from the moderators")
 
     class Delivery(models.TextChoices):
         EMAIL = "email", _("E-mail")
