@@ -171,7 +171,13 @@ CELERY_TASK_ROUTES = {
     "*.tasks.clock_*": {"queue": "clock"},
 }
 # Periodic tasks, declared in code: {"name": {"task": "...", "schedule": seconds}}.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Time control (matches/clock.py) and the notification outbox (matches/notifications.py).
+    "expire-overdue-games": {"task": "matches.tasks.clock_expire_overdue", "schedule": 60.0},
+    "remind-players": {"task": "matches.tasks.clock_remind_players", "schedule": 300.0},
+    "sweep-email-outbox": {"task": "matches.tasks.email_sweep", "schedule": 60.0},
+    "send-digests": {"task": "matches.tasks.email_digests", "schedule": 600.0},
+}
 
 # --- E-mail --------------------------------------------------------------------
 

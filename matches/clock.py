@@ -1,0 +1,252 @@
+"""Time control over all games: expiry, time-out warnings, vacations.
+
+The periodic functions take ``now`` and are called by the Celery tasks in
+``matches.tasks`` (beat schedule in settings). Each claims its rows so that two
+concurrent runs never act twice:
+
+- :func:`games_expire_overdue` picks overdue games with
+  ``SELECT … FOR UPDATE SKIP LOCKED`` in small batches (the partial index
+  ``game_active_deadline`` keeps the cost proportional to the overdue games) and
+  ends each through :func:`matches.services.game_time_out`, which re-checks the
+  deadline under the lock.
+- :func:`challenges_expire` is one conditional UPDATE.
+- :func:`players_remind` claims each warning by inserting a unique
+  :class:`~matches.models.TimeoutWarning` row.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from accounts.validators import MAX_WARNING_HOURS
+
+from . import timecontrol
+from .errors import InvalidAction
+from .models import Challenge, Game, Match, Notification, TimeoutWarning, Vacation
+from .notifications import notify
+from .services import game_time_out
+
+log = logging.getLogger(__name__)
+
+EXPIRY_BATCH = 100
+
+
+# --------------------------------------------------------------------------- expiry
+
+
+def overdue_games(now: datetime) -> QuerySet[Game]:
+    """Live games whose player on turn has run out of time (uses the partial index)."""
+    return Game.objects.exclude(state=Game.State.FINISHED).filter(deadline_at__lte=now)
+
+
+def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
+    """End every overdue game on time. Returns how many this run ended."""
+    ended = 0
+    skip: set[int] = set()
+    while True:
+        with transaction.atomic():
+            picked = overdue_games(now).exclude(pk__in=skip).order_by("deadline_at")
+            if connection.features.has_select_for_update_skip_locked:
+                picked = picked.select_for_update(skip_locked=True, of=("self",))
+            ids = list(picked.values_list("pk", flat=True)[:batch])
+            if not ids:
+                return ended
+            for game_id in ids:
+                try:
+                    with transaction.atomic():
+                        done = game_time_out(game_id=game_id, now=now)
+                except Exception:
+                    log.exception("could not expire game %s", game_id)
+                    done = None
+                if done is None:
+                    skip.add(game_id)
+                else:
+                    ended += 1
+
+
+def challenges_expire(*, now: datetime) -> int:
+    """Open challenges (and invitations) past their validity expire: one UPDATE."""
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED, responded_at=now
+    )
+
+
+# --------------------------------------------------------------------------- warnings
+
+
+def players_remind(*, now: datetime) -> int:
+    """Warn players on turn at their chosen hours before the deadline, once per turn."""
+    horizon = now + timedelta(hours=MAX_WARNING_HOURS)
+    games = (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .filter(deadline_at__gt=now, deadline_at__lte=horizon, match__status=Match.Status.PLAYING)
+        .select_related("match", "match__white", "match__black")
+    )
+    sent = 0
+    for game in games:
+        color = game.turn_color
+        player = game.match.player(color)
+        left = game.deadline_at - now
+        due = [h for h in player.warning_hours_list if left <= timedelta(hours=h)]
+        if not due:
+            continue
+        claimed = [h for h in due if _claim_warning(game, h, now)]
+        if not claimed:
+            continue
+        # Several hours may come due at once (a short turn): warn for the nearest only.
+        with transaction.atomic():
+            notify(
+                recipient=player,
+                kind=Notification.Kind.TIMEOUT_WARNING,
+                now=now,
+                game=game,
+                payload={
+                    "opponent": game.match.player(color.other).public_name,
+                    "hours": min(claimed),
+                    "deadline": game.deadline_at.isoformat(),
+                },
+            )
+        sent += 1
+    return sent
+
+
+def _claim_warning(game: Game, hours: int, now: datetime) -> bool:
+    try:
+        with transaction.atomic():
+            TimeoutWarning.objects.create(
+                game=game, deadline_at=game.deadline_at, hours=hours, ply=game.ply, created_at=now
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- vacations
+
+
+def _local_today(user: User, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(user.time_zone or "UTC")).date()
+
+
+def vacation_days_used(user: User, year: int, *, exclude: int | None = None) -> int:
+    """Days of vacation ``user`` has in calendar ``year``."""
+    first, last = date(year, 1, 1), date(year, 12, 31)
+    used = 0
+    rows = Vacation.objects.filter(user=user, start__lte=last, end__gte=first)
+    if exclude is not None:
+        rows = rows.exclude(pk=exclude)
+    for v in rows:
+        used += (min(v.end, last) - max(v.start, first)).days + 1
+    return used
+
+
+def _reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) -> None:
+    """Recompute the deadlines of games where ``user`` is on turn, after their vacations
+    changed from ``before`` to what is stored now. The clock time left is kept."""
+    after = timecontrol.away_intervals(user.pk, now)
+    games = (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .filter(
+            Q(match__white=user, turn=0) | Q(match__black=user, turn=1),
+            match__status=Match.Status.PLAYING,
+            deadline_at__gt=now,
+        )
+        .select_for_update(of=("self",))
+    )
+    for game in games:
+        left = timecontrol.running_time(now, game.deadline_at, before)
+        game.deadline_at = timecontrol.extend(now, left, after)
+        game.save(update_fields=["deadline_at"])
+
+
+@transaction.atomic
+def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacation:
+    """Take vacation from ``start`` to ``end`` (inclusive, the user's dates).
+
+    It may start today or later, must not overlap another vacation, and must fit the
+    yearly allowance (``user.vacation_days_per_year`` per calendar year). The user's
+    clocks stop for its length in every game.
+    """
+    User.objects.select_for_update().filter(pk=user.pk).first()  # one change at a time
+    today = _local_today(user, now)
+    if end < start:
+        raise InvalidAction(_("The vacation must end on or after its first day."), code="order")
+    if start < today:
+        raise InvalidAction(_("A vacation cannot start in the past."), code="past")
+    if Vacation.objects.filter(user=user, start__lte=end, end__gte=start).exists():
+        raise InvalidAction(_("This vacation overlaps another one."), code="overlap")
+    for year in range(start.year, end.year + 1):
+        first, last = max(start, date(year, 1, 1)), min(end, date(year, 12, 31))
+        wanted = (last - first).days + 1
+        used = vacation_days_used(user, year)
+        if used + wanted > user.vacation_days_per_year:
+            raise InvalidAction(
+                _("Only %(left)s vacation days are left for %(year)s."),
+                code="allowance",
+                left=max(user.vacation_days_per_year - used, 0),
+                year=year,
+            )
+    before = timecontrol.away_intervals(user.pk, now)
+    starts_at, ends_at = timecontrol.vacation_instants(start, end, user.time_zone or "UTC")
+    vacation = Vacation.objects.create(
+        user=user, start=start, end=end, starts_at=starts_at, ends_at=ends_at, created_at=now
+    )
+    _reschedule(user, now, before)
+    return vacation
+
+
+@transaction.atomic
+def vacation_cancel(*, user: User, vacation_id: int, now: datetime) -> None:
+    """Cancel a vacation, or end a running one today: the clocks run again from ``now``."""
+    vacation = Vacation.objects.select_for_update().filter(pk=vacation_id, user=user).first()
+    if vacation is None or vacation.ends_at <= now:
+        raise InvalidAction(_("There is no such vacation to cancel."), code="no_vacation")
+    before = timecontrol.away_intervals(user.pk, now)
+    if vacation.starts_at >= now:
+        vacation.delete()
+    else:
+        today = _local_today(user, now)
+        vacation.end = max(today, vacation.start)
+        vacation.ends_at = now
+        vacation.save(update_fields=["end", "ends_at"])
+    _reschedule(user, now, before)
+
+
+def away_until(user: User, now: datetime) -> date | None:
+    """The last day of the vacation ``user`` is on at ``now``, if any."""
+    vacation = (
+        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+    return vacation.end if vacation else None
+
+
+def game_clock(game: Game, now: datetime) -> dict[str, object]:
+    """What the game page and the API show about the clock of the player on turn."""
+    if game.is_finished or game.deadline_at is None:
+        return {"deadline_at": None, "move_deadline_at": None, "bank": None, "away_until": None}
+    match = game.match
+    color = game.turn_color
+    player_id = match.white_id if color == color.WHITE else match.black_id
+    away = timecontrol.away_intervals(player_id, now)
+    bank = timecontrol.bank_of(match, color)
+    current = [v for v in away if v[0] <= now < v[1]]
+    until = None
+    if current:
+        until = away_until(match.player(color), now)
+    return {
+        "deadline_at": game.deadline_at,
+        "move_deadline_at": timecontrol.move_deadline(
+            bank=bank, deadline_at=game.deadline_at, now=now, away=away
+        ),
+        "bank": bank,
+        "away_until": until,
+    }

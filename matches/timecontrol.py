@@ -1,0 +1,110 @@
+"""The correspondence clock: days per move, a time bank, and vacations.
+
+A player on turn has ``days_per_move`` for this turn plus whatever is left of their
+bank (``Match.bank_white`` / ``bank_black``). The bank is used only once the move
+time has run out. ``Game.deadline_at`` is the moment the player on turn loses on
+time: the turn start plus move time plus bank, with every vacation of that player
+that falls inside pushed out (their clock stops while they are away).
+
+When the player acts, what is left of their clock is what is left of their bank,
+capped by the bank: ``bank = min(bank, time left)``. So moving within the move time
+keeps the bank whole, and moving late takes the overrun out of it.
+
+Everything takes ``now``; nothing reads the wall clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from backgammon.rules import Color
+
+ZERO = timedelta(0)
+Interval = tuple[datetime, datetime]
+
+
+def extend(start: datetime, budget: timedelta, away: Iterable[Interval]) -> datetime:
+    """The moment ``budget`` of clock time has run from ``start``, skipping ``away``.
+
+    >>> from datetime import timezone as tz
+    >>> t0 = datetime(2025, 1, 1, tzinfo=tz.utc)
+    >>> extend(t0, timedelta(days=3), [(t0 + timedelta(days=1), t0 + timedelta(days=2))]).day
+    5
+    """
+    t = start
+    remaining = budget
+    for a, b in sorted(away):
+        if b <= t:
+            continue
+        if a >= t + remaining:
+            break
+        if a > t:
+            remaining -= a - t
+        t = b
+    return t + remaining
+
+
+def running_time(start: datetime, end: datetime, away: Iterable[Interval]) -> timedelta:
+    """How much clock time runs from ``start`` to ``end`` (zero if ``end`` is past)."""
+    if end <= start:
+        return ZERO
+    total = end - start
+    for a, b in away:
+        lo, hi = max(a, start), min(b, end)
+        if hi > lo:
+            total -= hi - lo
+    return max(total, ZERO)
+
+
+def vacation_instants(start: date, end: date, zone: str) -> Interval:
+    """Midnight before ``start`` to midnight after ``end``, in ``zone``."""
+    tz = ZoneInfo(zone)
+    return (
+        datetime.combine(start, time(), tzinfo=tz),
+        datetime.combine(end + timedelta(days=1), time(), tzinfo=tz),
+    )
+
+
+def away_intervals(user_id: int, now: datetime) -> list[Interval]:
+    """The vacations of ``user_id`` that have not ended by ``now``, oldest first."""
+    from .models import Vacation
+
+    rows = Vacation.objects.filter(user_id=user_id, ends_at__gt=now).order_by("starts_at")
+    return [(v.starts_at, v.ends_at) for v in rows.only("starts_at", "ends_at")]
+
+
+def bank_of(match: object, color: Color) -> timedelta:
+    value = getattr(match, "bank_white" if color == Color.WHITE else "bank_black")
+    return value or ZERO
+
+
+def set_bank(match: object, color: Color, value: timedelta) -> str:
+    field = "bank_white" if color == Color.WHITE else "bank_black"
+    setattr(match, field, value)
+    return field
+
+
+def deadline_for(
+    *, days_per_move: int, bank: timedelta, now: datetime, away: Sequence[Interval]
+) -> datetime:
+    """The time-out moment of a turn that starts ``now``."""
+    return extend(now, timedelta(days=days_per_move) + bank, away)
+
+
+def bank_after_turn(
+    *, bank: timedelta, deadline_at: datetime, now: datetime, away: Sequence[Interval]
+) -> timedelta:
+    """What is left of the bank when the player on turn acts at ``now``."""
+    return min(bank, running_time(now, deadline_at, away))
+
+
+def move_deadline(
+    *, bank: timedelta, deadline_at: datetime, now: datetime, away: Sequence[Interval]
+) -> datetime | None:
+    """When the move time of the current turn runs out; None once the bank is running."""
+    left = running_time(now, deadline_at, away)
+    if left <= bank:
+        return None
+    return extend(now, left - bank, away)
