@@ -35,8 +35,10 @@ from backgammon.rules import (
 )
 from backgammon.rules.match import MatchLengthError
 
+from . import timecontrol
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
-from .models import Challenge, Game, GameEvent, Match
+from .models import Challenge, Game, GameEvent, Match, Notification
+from .notifications import notify
 from .signals import dice_rolled, game_finished, match_finished
 
 #: The dice every service uses; tests swap in ``FixedDice``.
@@ -49,6 +51,7 @@ _MAX_AUTOMATIC_TURNS = 200
 # --------------------------------------------------------------------------- challenges
 
 
+@transaction.atomic
 def challenge_create(
     *,
     challenger: User,
@@ -101,6 +104,14 @@ def challenge_create(
     )
     challenge.full_clean(exclude=["match"])
     challenge.save()
+    if opponent is not None:
+        notify(
+            recipient=opponent,
+            kind=Notification.Kind.CHALLENGE_RECEIVED,
+            now=now,
+            challenge=challenge,
+            payload={"opponent": challenger.public_name},
+        )
     return challenge
 
 
@@ -145,7 +156,18 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
     challenge.responded_at = now
     challenge.match = match
     challenge.save(update_fields=["status", "opponent", "responded_at", "match"])
-    _start_game(match, number=1, state=_state_of(match), now=now)
+    game = _start_game(match, number=1, state=_state_of(match), now=now)
+    notify(
+        recipient=challenge.challenger,
+        kind=Notification.Kind.CHALLENGE_ACCEPTED,
+        now=now,
+        game=game,
+        challenge=challenge,
+        payload={
+            "opponent": user.public_name,
+            "your_turn": match.player(game.turn_color).pk == challenge.challenger_id,
+        },
+    )
     return match
 
 
@@ -157,6 +179,13 @@ def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challe
     challenge.status = Challenge.Status.DECLINED
     challenge.responded_at = now
     challenge.save(update_fields=["status", "responded_at"])
+    notify(
+        recipient=challenge.challenger,
+        kind=Notification.Kind.CHALLENGE_DECLINED,
+        now=now,
+        challenge=challenge,
+        payload={"opponent": user.public_name},
+    )
     return challenge
 
 
@@ -195,8 +224,51 @@ def _state_of(match: Match, game: Game | None = None) -> MatchState:
     )
 
 
-def _deadline(match: Match, now: datetime) -> datetime:
-    return now + timedelta(days=match.days_per_move)
+def _deadline(match: Match, now: datetime, color: Color) -> datetime:
+    """When ``color`` loses on time if their turn starts ``now``: move time, bank, vacations."""
+    return timecontrol.deadline_for(
+        days_per_move=match.days_per_move,
+        bank=timecontrol.bank_of(match, color),
+        now=now,
+        away=timecontrol.away_intervals(_player_id(match, color), now),
+    )
+
+
+def _player_id(match: Match, color: Color) -> int:
+    return match.white_id if color == Color.WHITE else match.black_id
+
+
+def _charge_clock(game: Game, now: datetime) -> None:
+    """The player on turn acts at ``now``: an overrun of their move time comes off their bank."""
+    match = game.match
+    color = game.turn_color
+    bank = timecontrol.bank_of(match, color)
+    if game.deadline_at is None or not bank:
+        return
+    left = timecontrol.bank_after_turn(
+        bank=bank,
+        deadline_at=game.deadline_at,
+        now=now,
+        away=timecontrol.away_intervals(_player_id(match, color), now),
+    )
+    if left != bank:
+        match.save(update_fields=[timecontrol.set_bank(match, color, left)])
+
+
+def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
+    """Tell the player on turn they must act, unless they are ``actor`` (still on turn)."""
+    if game.is_finished or (actor is not None and game.turn == int(actor)):
+        return
+    match = game.match
+    color = game.turn_color
+    doubled = game.state == Game.State.DOUBLED
+    notify(
+        recipient=match.player(color),
+        kind=Notification.Kind.DOUBLE_OFFERED if doubled else Notification.Kind.YOUR_TURN,
+        now=now,
+        game=game,
+        payload={"opponent": match.player(color.other).public_name, "cube": game.cube_value * 2},
+    )
 
 
 def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
@@ -219,7 +291,7 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
         crawford=state.crawford,
         started_at=now,
         updated_at=now,
-        deadline_at=_deadline(match, now),
+        deadline_at=_deadline(match, now, first),
         die1=white_die if first == Color.WHITE else black_die,
         die2=black_die if first == Color.WHITE else white_die,
     )
@@ -268,10 +340,11 @@ def _after_roll(game: Game, now: datetime) -> None:
 
 def _begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
     """Hand the turn to ``color``; the server rolls at once when they may not double."""
+    _charge_clock(game, now)
     game.turn = int(color)
     game.state = Game.State.ROLLING
     game.die1 = game.die2 = None
-    game.deadline_at = _deadline(game.match, now)
+    game.deadline_at = _deadline(game.match, now, color)
     if _state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
         return
     _roll(game, now, depth)
@@ -352,6 +425,7 @@ def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: date
     game, color = _lock(game_id, player, expected_ply)
     _require_turn(game, color, Game.State.ROLLING)
     _roll(game, now)
+    _notify_turn(game, now, actor=color)
     return _save(game, now)
 
 
@@ -409,9 +483,11 @@ def game_take(*, game_id: int, player: User, expected_ply: int | None, now: date
     game.cube_value *= 2
     game.cube_owner = int(color)
     _append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value)
+    _charge_clock(game, now)
     game.turn = int(color.other)
-    game.deadline_at = _deadline(game.match, now)
+    game.deadline_at = _deadline(game.match, now, color.other)
     _roll(game, now)
+    _notify_turn(game, now)
     return _save(game, now)
 
 
@@ -474,6 +550,13 @@ def match_offer_draw(
     match.draw_offered_by = int(color)
     match.save(update_fields=["draw_offered_by"])
     _append(game, GameEvent.Kind.DRAW_OFFER, now, color=int(color))
+    notify(
+        recipient=match.player(color.other),
+        kind=Notification.Kind.DRAW_OFFERED,
+        now=now,
+        game=game,
+        payload={"opponent": match.player(color).public_name},
+    )
     return _save(game, now)
 
 
@@ -504,6 +587,7 @@ def _finish_game(
 ) -> None:
     """Score the game, advance the match, and start the next game unless the match is over."""
     match = game.match
+    _charge_clock(game, now)
     game.state = Game.State.FINISHED
     game.winner = None if outcome.winner is None else int(outcome.winner)
     game.termination = outcome.termination.value
@@ -520,6 +604,7 @@ def _finish_game(
     game.updated_at = now
     game.save()
     game_finished.send(sender=Game, game=game, now=now)
+    _notify_end(game, outcome, now, match_over=after.is_over or ends_match)
     if after.is_over or ends_match:
         match.status = Match.Status.FINISHED
         match.finished_at = now
@@ -535,6 +620,53 @@ def _finish_game(
         return
     match.save()
     _start_game(match, number=game.number + 1, state=after, now=now)
+
+
+def _notify_end(game: Game, outcome: Outcome, now: datetime, *, match_over: bool) -> None:
+    """Tell both players how the game (and maybe the match) ended."""
+    match = game.match
+    if outcome.termination == Termination.TIMEOUT:
+        kind = Notification.Kind.TIME_OUT
+    else:
+        kind = Notification.Kind.MATCH_OVER if match_over else Notification.Kind.GAME_OVER
+    for color in (Color.WHITE, Color.BLACK):
+        notify(
+            recipient=match.player(color),
+            kind=kind,
+            now=now,
+            game=game,
+            payload={
+                "opponent": match.player(color.other).public_name,
+                "won": None if outcome.winner is None else outcome.winner == color,
+                "points": outcome.points,
+                "match_over": match_over,
+            },
+        )
+
+
+@transaction.atomic
+def game_time_out(*, game_id: int, now: datetime) -> Game | None:
+    """The player on turn has run out of time (move time and bank): they lose.
+
+    Match play: the opponent wins the match. Money: the game is lost as a gammon at
+    the cube and the session goes on. Returns None, changing nothing, when the game
+    is over or its deadline is not past (it moved since it was picked).
+    """
+    game = Game.objects.select_for_update().select_related("match").filter(pk=game_id).first()
+    if (
+        game is None
+        or game.is_finished
+        or game.match.status != Match.Status.PLAYING
+        or game.deadline_at is None
+        or game.deadline_at > now
+    ):
+        return None
+    loser = game.turn_color
+    state = _state_of(game.match, game)
+    _append(game, GameEvent.Kind.TIMEOUT, now, color=int(loser))
+    outcome = state.outcome_for_timeout(loser)
+    _finish_game(game, state, outcome, now, ends_match=not game.match.is_money)
+    return _save(game, now)
 
 
 def match_state(match: Match, game: Game | None = None) -> MatchState:
@@ -556,6 +688,7 @@ __all__ = [
     "game_resign",
     "game_roll",
     "game_take",
+    "game_time_out",
     "match_answer_draw",
     "match_offer_draw",
     "match_state",
