@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -180,7 +181,7 @@ class LeaderboardView(ListAPIView):
     serializer_class = LeaderboardRowSerializer
     pagination_class = LeaderboardPagination
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[PlayerStats]:
         return selectors.leaderboard()
 
     @extend_schema(tags=["stats"], operation_id="stats_leaderboard")
