@@ -26,6 +26,13 @@ from tests.factories import UserFactory
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Hash test passwords with MD5: PBKDF2 costs half a second per user on these machines."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 

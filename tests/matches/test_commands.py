@@ -7,7 +7,6 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from pytest_django.fixtures import Settings
 
 from backgammon.rules import Position, legal_plays
 from matches.models import Challenge, Game, GameEvent, Match
@@ -49,13 +48,8 @@ def test_legalplays_answers_a_bad_line_with_an_error_and_goes_on() -> None:
 # --------------------------------------------------------------------------- demo data
 
 
-@pytest.fixture
-def fast_passwords(settings: Settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.mark.django_db
-def test_demo_data_creates_matches_and_challenges_once(fast_passwords: None) -> None:
+def test_demo_data_creates_matches_and_challenges_once(db: None) -> None:
     out = StringIO()
     call_command("demo_data", stdout=out)
     assert "Created demo match" in out.getvalue()
@@ -81,7 +75,7 @@ def test_demo_data_creates_matches_and_challenges_once(fast_passwords: None) -> 
 
 
 @pytest.mark.django_db
-def test_demo_data_passes_the_replay_check(fast_passwords: None) -> None:
+def test_demo_data_passes_the_replay_check(db: None) -> None:
     call_command("demo_data", stdout=StringIO())
     out = StringIO()
     call_command("replay_games", stdout=out)

@@ -27,7 +27,6 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def seeded_dice(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     monkeypatch.setattr(services, "dice", SeededDice(7))
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users
 
 
 def new_match(challenger: User, opponent: User, **options: object) -> Match:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from django.forms.models import model_to_dict
-from pytest_django.fixtures import Settings
 
 from accounts.models import User
 from backgammon.rules import Color, FixedDice, Position
@@ -34,11 +33,6 @@ def board(white: dict[int, int], black: dict[int, int]) -> dict[str, list[int]]:
     """A stored board (White's side) from each side's own point numbers; 25 is the bar."""
     position = Position.from_sides(white, black)
     return {"points": list(position.points), "bar": list(position.bar), "off": list(position.off)}
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
