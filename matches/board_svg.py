@@ -24,7 +24,7 @@ from backgammon.rules import Color, InvalidIdError, Position, position_id
 if TYPE_CHECKING:
     from .models import Game
 
-__all__ = ["board_svg"]
+__all__ = ["board_geometry", "board_svg"]
 
 # Geometry, in viewBox units.
 SIDE = 50  # the cube column and the borne-off tray column
@@ -260,6 +260,16 @@ def board_svg(
             fill=COLORS["text"], class_="pips", data_color=_key(who), data_pips=pip,
         )  # fmt: skip
 
+    # Click and focus targets for the page's script (transparent; inert without it):
+    # the viewer's points 1-24, their half of the bar (25) and their tray (0).
+    canvas.add('<g class="targets">')
+    for target, (x, y, w, h) in _targets().items():
+        canvas.rect(
+            x, y, w, h, "transparent", class_="target", id=f"target-{target}",
+            data_target=target,
+        )  # fmt: skip
+    canvas.add("</g>")
+
     description = _describe(
         position, seen, viewer_color, names, dice, cube_value, cube_owner, score, length, crawford
     )
@@ -271,6 +281,45 @@ def board_svg(
         f'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif">'
         f"<title>{escape(description)}</title>" + "".join(canvas.parts) + "</svg>"
     )
+
+
+def _targets() -> dict[int, tuple[float, float, float, float]]:
+    """``{target: (x, y, width, height)}`` before mirroring: 1-24 points, 25 bar, 0 tray."""
+    boxes: dict[int, tuple[float, float, float, float]] = {}
+    for point in range(1, 25):
+        x, top = _point_place(point)
+        boxes[point] = (x, Y0 if top else Y1 - PH, PW, PH)
+    boxes[25] = (BX, Y0, BAR, MID - Y0)
+    boxes[0] = (TX, Y1 - PH, SIDE, PH)
+    return boxes
+
+
+def board_geometry(home_side: str = "right") -> dict[str, object]:
+    """Where the page's script draws checkers, in the SVG's units (mirrored as drawn).
+
+    ``points`` maps each of the viewer's points to ``[cx, first centre y, step y]``;
+    ``bar`` holds the viewer's and the opponent's stacks the same way; ``off`` is the
+    viewer's tray as ``[x, bottom y, width, slab height]``.
+    """
+    canvas = _Canvas(flip=home_side == "left")
+    points: dict[str, list[float]] = {}
+    for point in range(1, 25):
+        x, top = _point_place(point)
+        cy = Y0 + CH / 2 if top else Y1 - CH / 2
+        points[str(point)] = [canvas.x(x + PW / 2), cy, CH if top else -CH]
+    bar_x = canvas.x(BX + BAR / 2)
+    return {
+        "points": points,
+        "bar": [
+            [bar_x, MID - GAP / 2 - CH / 2, -CH],
+            [bar_x, MID + GAP / 2 + CH / 2, CH],
+        ],
+        "off": [canvas.x(TX + 8, SIDE - 16), Y1, SIDE - 16, SLAB],
+        "radius": CH / 2 - 1,
+        "shown": SHOWN,
+        "shown_bar": 4,
+        "colors": {_key(c): list(COLORS[c]) for c in Color},
+    }
 
 
 def _key(color: Color) -> str:
@@ -380,6 +429,16 @@ def _describe(
                 "checkers": _side_words(seen, index),
             }
         )
+    pips = seen.pip_count()
+    sentences.append(
+        _("Pip counts: %(name)s %(pips)s, %(other)s %(other_pips)s.")
+        % {
+            "name": names[viewer],
+            "pips": pips[0],
+            "other": names[viewer.other],
+            "other_pips": pips[1],
+        }
+    )
     if dice:
         sentences.append(
             _("%(name)s rolled %(first)s and %(second)s.")

@@ -122,4 +122,6 @@ class GameActionForm(forms.Form):
             self.add_error("play", _("Write your move, for example 24/18 13/11."))
         if action == "resign_match" and not data.get("confirm"):
             self.add_error("confirm", _("Tick the box to confirm that you resign the match."))
+        if action in ("take", "drop") and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm your answer to the double."))
         return data

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from backgammon.rules import Play, legal_plays
+from backgammon.rules import Play, RulesError, legal_plays, parse_play
 
+from .errors import from_rules_error
 from .models import Challenge, Game, Match
 from .services import match_state
 
@@ -89,3 +90,15 @@ def challenges_open_to(user: User) -> QuerySet[Challenge]:
 
 def challenges_sent_by(user: User) -> QuerySet[Challenge]:
     return Challenge.objects.filter(challenger=user).select_related("opponent", "match")
+
+
+def game_preview_play(game: Game, play_text: str) -> Play:
+    """The legal play ``play_text`` names with the stored dice, without playing it.
+
+    Raises the same :class:`~matches.errors.ServiceError` the move itself would for an
+    illegal play; used to ask the player to confirm before the move is sent.
+    """
+    try:
+        return parse_play(game.position(), game.dice or (0, 0), play_text)
+    except RulesError as error:
+        raise from_rules_error(error) from None

@@ -22,13 +22,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from backgammon.rules import Color
+from backgammon.rules import Color, Play, Position
 
 from . import selectors, services
-from .board_svg import board_svg
+from .board_svg import board_geometry, board_svg
 from .errors import ServiceError
 from .forms import ChallengeForm, GameActionForm
 from .models import Game, GameEvent, Match
+from .replay import ReplayError, replay_events
 
 SWAP_DICE = "matches.swap_dice"
 
@@ -233,8 +234,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     form = GameActionForm(request.POST)
     if not form.is_valid():
         return _render_game(request, game, form=form, status=400)
+    data = form.cleaned_data
     try:
-        _act(game, _user(request), form.cleaned_data)
+        if data["action"] == "move" and _user(request).confirm_moves and not data["confirm"]:
+            # The player asked to confirm every move: show it before it is sent.
+            play = selectors.game_preview_play(game, data["play"].strip())
+            return _render_game(request, game, form=form, pending_play=str(play))
+        _act(game, _user(request), data)
     except ServiceError as error:
         game.refresh_from_db()
         game.match.refresh_from_db()
@@ -300,14 +306,21 @@ def _render_game(
     form: GameActionForm | None = None,
     error: str | None = None,
     status: int = 200,
+    pending_play: str | None = None,
 ) -> HttpResponse:
     match = game.match
     user = request.user
     color = match.color_of(user)
     actions = selectors.game_actions(game, user)
-    plays = [str(play) for play in selectors.game_plays(game)] if "move" in actions else []
+    legal = selectors.game_plays(game) if "move" in actions else []
+    plays = [str(play) for play in legal]
     events = list(game.events.all())
     board = _board_view(request, game)
+    shown_ply = _shown_ply(request, game)
+    if shown_ply is None:
+        svg = board_svg(game, **board)
+    else:
+        svg = _board_at(game, events, shown_ply, board)
     awaiting_elsewhere = 0
     if color is not None:
         awaiting_elsewhere = selectors.games_awaiting(_user(request)).exclude(pk=game.pk).count()
@@ -324,7 +337,15 @@ def _render_game(
         "form": form,
         "error": error,
         "play_value": play_value,
-        "board": board_svg(game, **board),
+        "board": svg,
+        "shown_ply": shown_ply,
+        "pending_play": pending_play,
+        "confirm_moves": bool(getattr(user, "confirm_moves", False)),
+        "interactive": (
+            _interactive(game, legal, board, getattr(user, "confirm_moves", False))
+            if legal and shown_ply is None and pending_play is None
+            else None
+        ),
         "swap_dice": board["swap_dice"],
         "record": _record(events, match),
         "status_line": _status_line(game),
@@ -332,6 +353,83 @@ def _render_game(
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
     }
     return render(request, "matches/game_detail.html", context, status=status)
+
+
+def _shown_ply(request: HttpRequest, game: Game) -> int | None:
+    """The ply of a past position asked for with ``?ply=N`` (None: the current one)."""
+    raw = request.GET.get("ply", "")
+    if not raw.isdigit():
+        return None
+    ply = int(raw)
+    return ply if 1 <= ply < game.ply else None
+
+
+def _board_at(game: Game, events: list[GameEvent], ply: int, board: dict[str, Any]) -> str:
+    """The board after ``ply``, replayed from the record, with that turn's dice and cube."""
+    match = game.match
+    try:
+        replay = replay_events([e for e in events if e.ply <= ply], variant=match.variant)
+    except ReplayError:
+        return board_svg(game, **board)
+    white = Position(replay.position.points, replay.position.bar, replay.position.off, Color.WHITE)
+    position = white if replay.turn == Color.WHITE else white.mirror()
+    event = next(e for e in events if e.ply == ply)
+    dice = (event.die1, event.die2) if event.die1 and event.die2 else None
+    return board_svg(
+        position,
+        viewer_color=board["viewer_color"],
+        home_side=board["home_side"],
+        dice=dice,
+        cube_value=replay.cube_value,
+        cube_owner=None if replay.cube_owner is None else Color(replay.cube_owner),
+        names=(match.white.public_name, match.black.public_name),
+    )
+
+
+def _position_key(position: Position) -> str:
+    """The board as the page's script writes it: ``points|bar|off``, from the mover's side."""
+    return "|".join(
+        ",".join(str(n) for n in part) for part in (position.points, position.bar, position.off)
+    )
+
+
+def _interactive(
+    game: Game, plays: list[Play], board: dict[str, Any], confirm: bool
+) -> dict[str, Any]:
+    """What the board script needs to let the player move by clicking (see static/js/board.js).
+
+    The board and every play's steps are from the mover's side, which is the viewer's.
+    """
+    position = game.position()
+    return {
+        "dice": list(game.dice or ()),
+        "points": list(position.points),
+        "bar": list(position.bar),
+        "off": list(position.off),
+        "color": "white" if position.turn == Color.WHITE else "black",
+        "plays": [
+            {
+                "notation": str(play),
+                "steps": [[s.source, s.dest, s.hit] for s in play.steps],
+                "key": _position_key(play.position),
+            }
+            for play in plays
+        ],
+        "geometry": board_geometry(board["home_side"]),
+        "confirm": bool(confirm),
+        "text": {
+            "pick": _("Choose a checker to move."),
+            "picked": _("Checker on %(point)s: choose where it goes."),
+            "nowhere": _("That checker cannot move."),
+            "done": _("Move complete: %(play)s. Submit it, or undo."),
+            "bar": _("bar"),
+            "off": _("off"),
+            "point": _("Point %(point)s"),
+            "mine": _("your checkers: %(count)s"),
+            "go": _("move here"),
+            "confirm": _("Send %(play)s?"),
+        },
+    }
 
 
 def _status_line(game: Game) -> str:
@@ -373,6 +471,7 @@ class RecordLine:
     color: int | None
     name: str
     text: str
+    ply: int = 0
 
 
 def _dice_text(event: GameEvent) -> str:
@@ -397,9 +496,10 @@ def _record(events: list[GameEvent], match: Match) -> list[RecordLine]:
             line_text = f"{_dice_text(event)}: {text}"
             if pending_roll is not None and pending_roll.color == event.color:
                 pending_roll.text = line_text
+                pending_roll.ply = event.ply
                 pending_roll = None
             else:
-                lines.append(RecordLine(event.color, name, line_text))
+                lines.append(RecordLine(event.color, name, line_text, event.ply))
             continue
         pending_roll = None
         if kind == GameEvent.Kind.OPENING:
@@ -447,6 +547,8 @@ def _record(events: list[GameEvent], match: Match) -> list[RecordLine]:
             lines.append(RecordLine(event.color, name, text))
         else:
             lines.append(RecordLine(event.color, name, event.get_kind_display()))
+        if lines and not lines[-1].ply:
+            lines[-1].ply = event.ply
     return lines
 
 

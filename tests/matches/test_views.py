@@ -314,7 +314,10 @@ def test_doubling_taking_and_the_record(game: Game, scripted) -> None:
     page = client_for(white).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert 'value="take"' in page and 'value="drop"' in page
     scripted(5, 2)
-    assert post_action(client_for(white), game, "take").status_code == 302
+    unconfirmed = post_action(client_for(white), game, "take")
+    assert unconfirmed.status_code == 400  # a cube answer is confirmed before it is sent
+    assert "Tick the box" in unconfirmed.content.decode()
+    assert post_action(client_for(white), game, "take", confirm="on").status_code == 302
     game.refresh_from_db()
     assert (game.cube_value, game.cube_owner) == (2, int(Color.WHITE))
     page = client_for(white).get(reverse("game_detail", args=[game.pk])).content.decode()
@@ -329,7 +332,7 @@ def test_dropping_ends_the_game_and_the_record_says_who_won(game: Game, scripted
     post_action(client_for(black), game, "double")
     game.refresh_from_db()
     scripted(4, 2)  # the next game's opening roll
-    assert post_action(client_for(white), game, "drop").status_code == 302
+    assert post_action(client_for(white), game, "drop", confirm="on").status_code == 302
     game.refresh_from_db()
     assert game.is_finished
     page = client_for(white).get(reverse("game_detail", args=[game.pk])).content.decode()

@@ -1,0 +1,114 @@
+"""The game page's interactive parts, seen from the server: the board data, the forced
+play, the confirmation steps without JavaScript, and past positions from the record."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from backgammon.rules import FixedDice, Position
+from matches import services
+from matches.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def game(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """White opened with 3-1 and must move."""
+    monkeypatch.setattr(services, "dice", FixedDice([(3, 1)]))
+    now = timezone.now()
+    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
+    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    assert match.current_game is not None
+    return match.current_game
+
+
+def board_data(page: str) -> dict:
+    found = re.search(r'<script id="board-data" type="application/json">(.*?)</script>', page)
+    assert found, "no board data on the page"
+    return json.loads(found.group(1))
+
+
+def test_the_mover_gets_the_board_data_with_every_legal_play(game: Game) -> None:
+    mover = game.match.player(game.turn_color)
+    page = client_for(mover).get(reverse("game_detail", args=[game.pk])).content.decode()
+    data = board_data(page)
+    assert data["dice"] == [3, 1]
+    assert data["points"] == list(Position.start().points)
+    notations = {play["notation"] for play in data["plays"]}
+    assert "8/5 6/5" in notations and len(notations) == 16
+    play = next(p for p in data["plays"] if p["notation"] == "8/5 6/5")
+    assert sorted(map(tuple, play["steps"])) == [(6, 5, False), (8, 5, False)]
+    assert play["key"].count("|") == 2
+    assert set(data["geometry"]["points"]) == {str(n) for n in range(1, 25)}
+    assert 'id="target-25"' in page and 'id="target-0"' in page
+    assert 'src="/static/js/board.js"' in page
+
+
+def test_spectators_and_the_waiting_player_get_no_board_data(game: Game, outsider) -> None:
+    waiting = game.match.player(game.turn_color.other)
+    for client in (client_for(waiting), client_for(outsider), Client()):
+        page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+        assert 'id="board-data"' not in page
+        assert "svg" in page
+
+
+def test_a_forced_play_is_one_button(game: Game) -> None:
+    position = Position.from_sides({1: 14, 25: 1}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
+    game.set_position(position)
+    game.save()
+    mover = game.match.player(game.turn_color)
+    page = client_for(mover).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'id="forced-form"' not in page  # bar/22 or bar/24: two plays
+    game.set_position(Position.from_sides({1: 14, 25: 1}, {1: 2, 2: 2, 4: 2, 5: 2, 6: 2}))
+    game.save()
+    page = client_for(mover).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'id="forced-form"' in page
+
+
+def test_with_confirm_moves_the_move_is_shown_before_it_is_sent(game: Game) -> None:
+    mover = game.match.player(game.turn_color)
+    mover.confirm_moves = True
+    mover.save()
+    client = client_for(mover)
+    url = reverse("game_detail", args=[game.pk])
+    response = client.post(url, {"action": "move", "ply": game.ply, "play": "8/5 6/5"})
+    assert response.status_code == 200
+    assert "Send 8/5 6/5?" in response.content.decode()
+    assert not game.events.filter(notation="8/5 6/5").exists()
+    illegal = client.post(url, {"action": "move", "ply": game.ply, "play": "13/2"})
+    assert illegal.status_code == 400
+    confirmed = client.post(
+        url, {"action": "move", "ply": game.ply, "play": "8/5 6/5", "confirm": "on"}
+    )
+    assert confirmed.status_code == 302
+    assert game.events.filter(notation="8/5 6/5").exists()
+
+
+def test_each_record_line_links_to_the_position_after_it(game: Game) -> None:
+    mover = game.match.player(game.turn_color)
+    client = client_for(mover)
+    url = reverse("game_detail", args=[game.pk])
+    client.post(url, {"action": "move", "ply": game.ply, "play": "8/5 6/5"})
+    page = client.get(url).content.decode()
+    assert 'href="?ply=1#board"' in page  # the opening roll; the last line is the board
+    past = client.get(url + "?ply=1").content.decode()
+    assert "position after ply 1" in past
+    assert re.search(r'data-point="6" data-color="\w+" data-count="5"', past)
+    now = client.get(url).content.decode()
+    assert re.search(r'data-point="6" data-color="\w+" data-count="4"', now)
+    for wrong in ("0", "99", "x"):
+        assert "position after ply" not in client.get(url + "?ply=" + wrong).content.decode()
