@@ -1,0 +1,354 @@
+"""E-mail delivery end to end: a real ``celery worker`` subprocess, a real Redis broker and a
+real SMTP server on loopback, with the test database on PostgreSQL.
+
+Each test runs its own redis-server on a free port (so it can be stopped and started
+without touching the shared Redis, and no other test's worker takes our tasks) and its
+own aiosmtpd server. The worker gets the test database through DATABASE_URL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from email import message_from_bytes
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from backgammon.celery import app
+from matches import notifications, services
+from matches.models import Notification
+from tests.factories import UserFactory
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+# --------------------------------------------------------------------------- SMTP
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps what it receives, or refuses it while ``refuse``."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.refuse = False
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        if self.refuse:
+            return "451 4.3.0 Try again later"
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def for_row(self, row_id: int) -> list[Message]:
+        return [m for m in self.messages if m.get("X-Notification") == str(row_id)]
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+class Redis:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        executable = shutil.which("redis-server")
+        if executable is None:
+            pytest.fail("redis-server is not installed")
+        self.process = subprocess.Popen(
+            [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(self._up, 10, "redis-server")
+
+    def _up(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+def _use_broker(url: str) -> None:
+    app.conf.broker_url = url
+    app.conf.broker_write_url = url
+    app.conf.broker_read_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def redis() -> Iterator[Redis]:
+    server = Redis()
+    server.start()
+    previous = app.conf.broker_url
+    _use_broker(server.url)
+    try:
+        yield server
+    finally:
+        _use_broker(previous)
+        server.stop()
+
+
+# --------------------------------------------------------------------------- worker
+
+
+class Worker:
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, **extra_env: str) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "backgammon.celery", "worker"]
+                + ["-P", "solo", "-Q", "email,clock,celery", "--without-heartbeat"]
+                + ["--without-gossip", "--without-mingle", "-l", "INFO"],
+                cwd=ROOT,
+                env={**self.env, **extra_env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_for(lambda: b"ready." in self.log.read_bytes(), 60, "the worker to be ready")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+
+@pytest.fixture
+def worker(
+    redis: Redis, smtp: tuple[Inbox, int], tmp_path: Path, live_db_url: str
+) -> Iterator[Worker]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": live_db_url,
+        "REDIS_URL": redis.url,
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
+        "SITE_URL": "http://testserver.example",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("BACKGAMMON_TEST_DELIVERY_DELAY", None)
+    w = Worker(env, tmp_path / "worker.log")
+    try:
+        yield w
+    finally:
+        w.stop()
+        connection.close()
+
+
+@pytest.fixture
+def live_db_url() -> str:
+    s = connection.settings_dict
+    return (
+        f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/"
+        f"{s['NAME']}"
+    )
+
+
+# --------------------------------------------------------------------------- game
+
+
+@pytest.fixture
+def players(db: None) -> tuple[User, User]:
+    alice = UserFactory(username="alice", notify=User.Notify.NONE)
+    bob = UserFactory(username="bob", notify=User.Notify.NONE)
+    return alice, bob
+
+
+def a_game(players: tuple[User, User]) -> Any:
+    """A match in which it is someone's turn to move; e-mails are on for both from here."""
+    alice, bob = players
+    now = timezone.now()
+    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now)
+    match = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    User.objects.filter(pk__in=[alice.pk, bob.pk]).update(notify=User.Notify.EVERY)
+    game = match.current_game
+    assert game is not None and game.state == "moving"
+    return game
+
+
+def play_one_move(game: Any) -> Notification:
+    """The player on turn plays their first legal move; returns the row owed to the other."""
+    from matches.selectors import game_plays
+
+    game.refresh_from_db()
+    mover = game.match.player(game.turn_color)
+    other = game.match.player(game.turn_color.other)
+    before = Notification.objects.filter(recipient=other).count()
+    if game.state == "rolling":
+        services.game_roll(game_id=game.pk, player=mover, expected_ply=game.ply, now=timezone.now())
+        game.refresh_from_db()
+    play = game_plays(game)[0]
+    services.game_play_move(
+        game_id=game.pk,
+        player=mover,
+        play_text=str(play),
+        expected_ply=game.ply,
+        now=timezone.now(),
+    )
+    rows = Notification.objects.filter(recipient=other).order_by("pk")
+    assert rows.count() == before + 1
+    return rows.last()
+
+
+def row_status(row: Notification) -> str:
+    row.refresh_from_db()
+    return row.status
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_a_move_sends_exactly_one_email(
+    worker: Worker, smtp: tuple[Inbox, int], players: tuple[User, User]
+) -> None:
+    inbox, _ = smtp
+    worker.start()
+    game = a_game(players)
+    row = play_one_move(game)
+    wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail")
+    time.sleep(1.5)
+    [message] = inbox.for_row(row.pk)
+    assert message["To"] == row.recipient.email
+    assert (
+        message["List-Unsubscribe"].strip().startswith("<http://testserver.example/notifications/")
+    )
+    assert row_status(row) == Notification.Status.SENT
+
+
+def test_a_worker_killed_mid_delivery_still_delivers_once(
+    worker: Worker, smtp: tuple[Inbox, int], players: tuple[User, User]
+) -> None:
+    inbox, _ = smtp
+    worker.start(BACKGAMMON_TEST_DELIVERY_DELAY="30")
+    game = a_game(players)
+    row = play_one_move(game)
+    wait_for(lambda: row_status(row) == Notification.Status.SENDING, 30, "the claim")
+    worker.kill()
+    assert inbox.for_row(row.pk) == []
+    worker.start()
+    # Time passes (through ``now``): the sweeper frees the row the dead worker held.
+    later = timezone.now() + notifications.SENDING_TIMEOUT + timedelta(seconds=1)
+    assert notifications.notifications_sweep(now=later) >= 1
+    wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail after the restart")
+    time.sleep(1.5)
+    assert len(inbox.for_row(row.pk)) == 1
+    assert row_status(row) == Notification.Status.SENT
+
+
+def test_emails_owed_while_redis_was_down_arrive_when_it_is_back(
+    worker: Worker, redis: Redis, smtp: tuple[Inbox, int], players: tuple[User, User]
+) -> None:
+    inbox, _ = smtp
+    worker.start()
+    game = a_game(players)
+    redis.stop()
+    started = time.monotonic()
+    owed = [play_one_move(game), play_one_move(game)]
+    assert time.monotonic() - started < 10, "a move must not wait for the broker"
+    assert [row_status(r) for r in owed] == ["pending", "pending"]
+    redis.start()
+    _use_broker(redis.url)
+    later = timezone.now() + notifications.SWEEP_GRACE
+    assert notifications.notifications_sweep(now=later) >= 2
+    for row in owed:
+        wait_for(lambda row=row: inbox.for_row(row.pk), 60, "an owed e-mail")
+    time.sleep(1.5)
+    assert [len(inbox.for_row(r.pk)) for r in owed] == [1, 1]
+
+
+def test_an_email_refused_for_a_while_arrives_after_the_server_recovers(
+    worker: Worker, smtp: tuple[Inbox, int], players: tuple[User, User]
+) -> None:
+    inbox, _ = smtp
+    inbox.refuse = True
+    worker.start()
+    game = a_game(players)
+    row = play_one_move(game)
+
+    def retried() -> bool:
+        row.refresh_from_db()
+        return row.status == Notification.Status.PENDING and row.attempts >= 1
+
+    wait_for(retried, 30, "a refused attempt")
+    assert "451" in row.last_error
+    inbox.refuse = False
+    later = timezone.now() + timedelta(hours=1)
+    assert notifications.notifications_sweep(now=later) >= 1
+    wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail after recovery")
+    time.sleep(1.5)
+    assert len(inbox.for_row(row.pk)) == 1
+    assert row_status(row) == Notification.Status.SENT
