@@ -5,7 +5,8 @@
     python3 dev.py test [ARGS]    set up, then run the test suite (ARGS go to pytest)
 
 Set-up creates .venv if it is missing and installs the project with its dev extra;
-the install is skipped while pyproject.toml is unchanged since the last one.
+the install is skipped while pyproject.toml is unchanged since the last one. It then
+compiles the translations (locale/*/LC_MESSAGES/*.po -> .mo, backgammon/i18n_compile.py).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def setup() -> Path:
         say("installing the project and its dev dependencies")
         run([python, "-m", "pip", "install", "--quiet", "-e", ".[dev]"])
         STAMP.write_text(wanted + "\n")
+    # Compile the translations (.po -> .mo) in pure Python: GNU gettext is not needed.
+    run([python, "-m", "backgammon.i18n_compile"])
     return python
 
 
