@@ -1,0 +1,76 @@
+"""Colour contrast: the site's text and control colours reach WCAG 2.1 AA (4.5:1 for text,
+3:1 for large text, borders and focus rings), on the pages and on the SVG board."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from matches.board_svg import COLORS
+
+ROOT = Path(__file__).resolve().parent.parent
+CSS = (ROOT / "static" / "css" / "site.css").read_text(encoding="utf-8")
+VARIABLES = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", CSS))
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def colour(name: str) -> str:
+    return VARIABLES[name] if not name.startswith("#") else name
+
+
+TEXT_PAIRS = [  # (foreground, background, where)
+    ("fg", "bg", "body text"),
+    ("muted", "bg", "muted and help text"),
+    ("accent", "bg", "links, secondary buttons"),
+    ("accent-fg", "accent", "primary buttons"),
+    ("bg", "fg", "header links, badges"),
+    ("fg", "ok-bg", "messages"),
+    ("fg", "error-bg", "error messages"),
+    ("accent", "ok-bg", "links in messages"),
+    ("muted", "#ffffff", "used dice in the move panel"),
+    ("fg", "#ffffff", "inputs and cards"),
+    ("#ffffff", "#9b1c0c", "danger buttons"),
+    ("#9b1c0c", "bg", "form errors"),
+]
+GRAPHIC_PAIRS = [  # 3:1, WCAG 1.4.11 non-text contrast
+    ("#1a5fb4", "bg", "focus ring on the page"),
+    ("#1a5fb4", COLORS["surface"], "focus ring and selection on the board"),
+    ("#14652b", COLORS["surface"], "destination outline on the board"),
+    ("muted", "#ffffff", "input borders"),
+]
+BOARD_TEXT = [
+    (COLORS["text"], COLORS["surface"], "point numbers, names and pips"),
+    (COLORS["text"], "#fbfaf7", "the cube's value"),
+    (COLORS["frame"], COLORS["surface"], "borne-off counts"),
+    (COLORS[0][1], COLORS[0][0], "count on a white checker"),
+    (COLORS[1][1], COLORS[1][0], "count on a black checker"),
+]
+
+
+@pytest.mark.parametrize(("fg", "bg", "where"), TEXT_PAIRS + BOARD_TEXT)
+def test_text_reaches_aa(fg: str, bg: str, where: str) -> None:
+    ratio = contrast(colour(fg), colour(bg))
+    assert ratio >= 4.5, f"{where}: {fg} on {bg} is {ratio:.2f}:1, below 4.5:1"
+
+
+@pytest.mark.parametrize(("fg", "bg", "where"), GRAPHIC_PAIRS)
+def test_controls_and_focus_reach_3_to_1(fg: str, bg: str, where: str) -> None:
+    ratio = contrast(colour(fg), colour(bg))
+    assert ratio >= 3, f"{where}: {fg} on {bg} is {ratio:.2f}:1, below 3:1"
+
+
+def test_the_formula_matches_known_values() -> None:
+    assert contrast("#000000", "#ffffff") == pytest.approx(21)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
