@@ -222,7 +222,13 @@ class Game(models.Model):
                 fields=["deadline_at"],
                 name="game_active_deadline",
                 condition=~Q(state="finished"),
-            )
+            ),
+            # Recent time-outs, for the moderators' overview (moderation.selectors).
+            models.Index(
+                fields=["finished_at"],
+                name="game_timeout_finished",
+                condition=Q(termination="timeout"),
+            ),
         ]
         permissions = [("extend_deadline", _("Can extend a game's deadline"))]
 

@@ -346,6 +346,9 @@ def notification_text(row: Notification) -> str:
         if p.get("won"):
             return _("You won the match against %(opponent)s.") % {"opponent": opponent}
         return _("You lost the match against %(opponent)s.") % {"opponent": opponent}
+    if kind == Kind.MODERATION:
+        # Written in the recipient's language by moderation.services when it was sent.
+        return str(p.get("text") or row.get_kind_display())
     return str(row.get_kind_display())
 
 

@@ -37,9 +37,9 @@ from backgammon.rules.match import MatchLengthError
 
 from . import timecontrol
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
-from .models import Challenge, Game, GameEvent, Match, Notification
+from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify
-from .signals import dice_rolled, game_finished, match_finished
+from .signals import dice_rolled, game_finished, match_cancelled, match_finished
 
 #: The dice every service uses; tests swap in ``FixedDice``.
 dice: Dice = SystemDice()
@@ -652,7 +652,12 @@ def game_time_out(*, game_id: int, now: datetime) -> Game | None:
     the cube and the session goes on. Returns None, changing nothing, when the game
     is over or its deadline is not past (it moved since it was picked).
     """
-    game = Game.objects.select_for_update().select_related("match").filter(pk=game_id).first()
+    game = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "match__white", "match__black")
+        .filter(pk=game_id)
+        .first()
+    )
     if (
         game is None
         or game.is_finished
@@ -667,6 +672,134 @@ def game_time_out(*, game_id: int, now: datetime) -> Game | None:
     outcome = state.outcome_for_timeout(loser)
     _finish_game(game, state, outcome, now, ends_match=not game.match.is_money)
     return _save(game, now)
+
+
+# --------------------------------------------------------------------------- moderation
+# The moderators' actions on matches and games (issue 6). ``moderation.services`` calls
+# these, writes the audit entry and tells the players; here is only what changes the game.
+
+#: The most a moderator may add to a deadline at once.
+MAX_DEADLINE_EXTENSION = timedelta(days=60)
+
+
+@transaction.atomic
+def match_adjudicate(
+    *, match_id: int, winner: Color | None, now: datetime, cancel: bool = False
+) -> Match:
+    """End a match in play by a moderator's decision.
+
+    - ``winner`` given: the match is awarded to that colour. The current game ends
+      through :func:`_finish_game` with :meth:`MatchState.outcome_for_adjudication`
+      (the points still needed; a single game at the cube in a money session), so
+      ``game_finished`` and ``match_finished`` reach the statistics and ratings as for
+      a match played out.
+    - ``winner`` None: the match ends as a draw, the same way an agreed draw does.
+    - ``cancel``: as if never played. The current game and the match end as
+      ``cancelled``, which the statistics do not count, and ``match_cancelled`` asks
+      them to take back the games of this match they already counted.
+
+    The record gets an ``adjudicate`` event (notation ``award``, ``draw`` or ``cancel``).
+    """
+    game = (
+        Game.objects.select_for_update()
+        .select_related("match")
+        .filter(match_id=match_id)
+        .order_by("-number")
+        .first()
+    )
+    if game is None:
+        raise NotFound(_("No such match."))
+    match = game.match
+    if match.status != Match.Status.PLAYING or game.is_finished:
+        raise Conflict(_("This match is already over."), code="match_over")
+    if cancel:
+        _append(game, GameEvent.Kind.ADJUDICATE, now, notation="cancel")
+        game.state = Game.State.FINISHED
+        game.winner = None
+        game.termination = Game.Termination.CANCELLED
+        game.points = 0
+        game.finished_at = now
+        game.deadline_at = None
+        game.die1 = game.die2 = None
+        _save(game, now)
+        match.status = Match.Status.FINISHED
+        match.result = Match.Result.CANCELLED
+        match.termination = Game.Termination.CANCELLED
+        match.finished_at = now
+        match.draw_offered_by = None
+        match.save()
+        match_cancelled.send(sender=Match, match=match, now=now)
+        return match
+    state = _state_of(match, game)
+    if winner is None:
+        _append(game, GameEvent.Kind.ADJUDICATE, now, notation="draw")
+        outcome = state.outcome_for_draw()
+    else:
+        outcome = state.outcome_for_adjudication(winner)
+        _append(
+            game,
+            GameEvent.Kind.ADJUDICATE,
+            now,
+            color=int(winner),
+            value=outcome.points,
+            notation="award",
+        )
+    _finish_game(game, state, outcome, now, ends_match=True)
+    _save(game, now)
+    return match
+
+
+@transaction.atomic
+def game_extend_deadline(*, game_id: int, extra: timedelta, now: datetime) -> Game:
+    """Give the player on turn ``extra`` time. The record is unchanged (no ply)."""
+    if not timedelta(0) < extra <= MAX_DEADLINE_EXTENSION:
+        raise InvalidAction(
+            _("A deadline can be extended by up to %(days)s days."),
+            code="extension",
+            days=MAX_DEADLINE_EXTENSION.days,
+        )
+    game = Game.objects.select_for_update().select_related("match").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("No such game."))
+    if game.is_finished or game.match.status != Match.Status.PLAYING or game.deadline_at is None:
+        raise Conflict(_("This game is over."), code="game_over")
+    game.deadline_at = max(game.deadline_at, now) + extra
+    return _save(game, now)
+
+
+@transaction.atomic
+def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -> GameMessage:
+    """One of the two players sends the other a short message in the game."""
+    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("No such game."))
+    if game.match.color_of(author) is None:
+        raise Forbidden(_("You are not playing in this game."))
+    text = text.strip()
+    if not text:
+        raise InvalidAction(_("Write a message first."), code="empty_message")
+    if len(text) > GameMessage.MAX_LENGTH:
+        raise InvalidAction(
+            _("A message is at most %(max)s characters long."),
+            code="message_length",
+            max=GameMessage.MAX_LENGTH,
+        )
+    return GameMessage.objects.create(game=game, author=author, text=text, created_at=now)
+
+
+@transaction.atomic
+def game_message_hide(*, message_id: int, moderator: User, now: datetime) -> GameMessage:
+    """Hide a message from the players (it stays stored, for the record)."""
+    message = GameMessage.objects.select_for_update().filter(pk=message_id).first()
+    if message is None:
+        raise NotFound(_("No such message."))
+    if message.hidden:
+        raise Conflict(_("This message is already hidden."), code="already_hidden")
+    message.hidden = True
+    message.hidden_by = moderator
+    message.hidden_at = now
+    message.save(update_fields=["hidden", "hidden_by", "hidden_at"])
+    return message
 
 
 def match_state(match: Match, game: Game | None = None) -> MatchState:
@@ -684,11 +817,15 @@ __all__ = [
     "challenge_withdraw",
     "game_double",
     "game_drop",
+    "game_extend_deadline",
+    "game_message_hide",
+    "game_message_post",
     "game_play_move",
     "game_resign",
     "game_roll",
     "game_take",
     "game_time_out",
+    "match_adjudicate",
     "match_answer_draw",
     "match_offer_draw",
     "match_state",

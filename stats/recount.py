@@ -51,6 +51,7 @@ def counters_expected() -> dict[CounterKey, int]:
     expected: dict[CounterKey, int] = defaultdict(int)
     games = (
         Game.objects.filter(state=Game.State.FINISHED, termination__in=GAME_TERMINATIONS)
+        .exclude(match__result=Match.Result.CANCELLED)  # cancelled as if never played
         .values_list(
             "match__variant", "match__white_id", "match__black_id", "winner", "termination"
         )

@@ -48,10 +48,10 @@ def counter_add(*, key: str, player_id: int | None = None, amount: int = 1) -> N
     rows.update(count=F("count") + amount)
 
 
-def counters_add(keys: Iterable[tuple[int | None, str]]) -> None:
-    """Add one to each ``(player_id, key)``, in a fixed order to avoid deadlocks."""
+def counters_add(keys: Iterable[tuple[int | None, str]], *, amount: int = 1) -> None:
+    """Add ``amount`` (one) to each ``(player_id, key)``, in a fixed order to avoid deadlocks."""
     for player_id, key in sorted(keys, key=lambda item: (item[0] or 0, item[1])):
-        counter_add(key=key, player_id=player_id)
+        counter_add(key=key, player_id=player_id, amount=amount)
 
 
 def player_stats_row(player_id: int, *, lock: bool = False) -> PlayerStats:
@@ -133,6 +133,30 @@ def stats_game_finished(*, game: Game, now: datetime) -> None:
     )
     for player_id in (match.white_id, match.black_id):
         player_mark_active(player_id=player_id, now=now)
+
+
+def stats_match_cancelled(*, match: Match, now: datetime) -> None:
+    """A moderator cancelled ``match`` as if never played: take back its counted games.
+
+    Its games that had finished before were counted as they ended; the game that was
+    in play ends ``cancelled`` and was never counted, nor is the match. The dice thrown
+    stay counted: they were thrown. Ratings never saw the match.
+    """
+    games = Game.objects.filter(match=match, state=Game.State.FINISHED).order_by("number")
+    for game in games:
+        result = game_result(game)
+        if result is None:
+            continue
+        counters_add(
+            game_counter_keys(
+                variant=match.variant,
+                white_id=match.white_id,
+                black_id=match.black_id,
+                result=result,
+                termination=game.termination,
+            ),
+            amount=-1,
+        )
 
 
 def stats_match_finished(*, match: Match, now: datetime) -> None:
