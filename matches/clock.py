@@ -59,9 +59,8 @@ def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
             if not ids:
                 return ended
             for game_id in ids:
-                try:
-                    with transaction.atomic():
-                        done = game_time_out(game_id=game_id, now=now)
+                try:  # game_time_out is atomic: a failure rolls back its savepoint only
+                    done = game_time_out(game_id=game_id, now=now)
                 except Exception:
                     log.exception("could not expire game %s", game_id)
                     done = None
