@@ -75,6 +75,8 @@ INSTALLED_APPS = [
 # The domain apps are being written alongside this file: each is installed as soon as
 # its apps.py exists. Once both exist this can become a plain list entry.
 INSTALLED_APPS += [app for app in ("matches", "stats") if (BASE_DIR / app / "apps.py").exists()]
+# After the apps it moderates: its admin.py replaces the User admin and adds the matches'.
+INSTALLED_APPS += ["moderation"]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -86,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A suspended player's session ends here, with a page naming the reason and the end.
+    "moderation.middleware.SuspensionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -227,14 +231,17 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Backgammon] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = _site.scheme
+# Refuses a suspended player at log-in, telling them why and until when.
+ACCOUNT_ADAPTER = "moderation.adapters.AccountAdapter"
 
 # --- API -----------------------------------------------------------------------
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: a bad token then gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # Both refuse a suspended player (moderation/authentication.py).
+        "moderation.authentication.TokenAuthentication",
+        "moderation.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("matches.notification_urls")),  # /notifications/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
+    path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
 ]
 
 # Each domain app contributes `urls.py` (web pages, at the root) and `api_urls.py`

@@ -28,6 +28,7 @@ from . import selectors, services
 from .board_svg import board_geometry, board_svg
 from .errors import ServiceError
 from .forms import ChallengeForm, GameActionForm
+from .message_views import game_messages_context
 from .models import Game, GameEvent, Match
 from .replay import ReplayError, replay_events
 
@@ -351,6 +352,7 @@ def _render_game(
         "status_line": _status_line(game),
         "awaiting_elsewhere": awaiting_elsewhere,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
+        **game_messages_context(game, user),
     }
     return render(request, "matches/game_detail.html", context, status=status)
 

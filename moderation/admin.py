@@ -1,0 +1,697 @@
+"""The moderation panel: the Django admin, with moderators' actions as forms on services.
+
+Who may do what is the permission matrix of ``moderation.permissions``: moderators
+(``moderators`` group, ``is_staff``) view players, matches, games and their records,
+act through the forms here (each checks its own permission and calls a service that
+writes the audit entry), and change only reports. The record of play and the audit log
+are read-only for everyone; superusers may change the rest.
+
+This module also registers the admin of ``matches`` (its models are what moderation
+looks at) and replaces the User admin of ``accounts`` with the player page below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Model, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+
+from accounts.admin import UserAdmin
+from accounts.models import User
+from matches.errors import ServiceError
+from matches.models import Challenge, Game, GameEvent, GameMessage, Match
+
+from . import selectors, services
+from .forms import AdjudicateForm, ExtendDeadlineForm, ReasonForm, ReportCloseForm, SuspendForm
+from .models import AuditEntry, Report, Suspension, Warning
+
+
+def _is_superuser(request: HttpRequest) -> bool:
+    return bool(getattr(request.user, "is_superuser", False))
+
+
+def _admin_link(obj: Model | None, text: str | None = None) -> SafeString | str:
+    if obj is None:
+        return "-"
+    meta = obj._meta
+    url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}">{}</a>', url, text or str(obj))
+
+
+def _short(text: str, length: int = 60) -> str:
+    return Truncator(text).chars(length)
+
+
+class ActionViewsMixin:
+    """Moderators' actions on one object: a form with a required reason, then a service.
+
+    Each action is ``(name, title, permission, form class, do)``, where ``do(request,
+    obj, form)`` calls the service and returns the success message. The form page is
+    ``<object id>/<name>/`` and the change page links to it.
+    """
+
+    object_actions: list[tuple[str, Any, str, type[forms.Form]]] = []
+
+    def get_urls(self) -> list[URLPattern]:
+        meta = self.model._meta  # type: ignore[attr-defined]
+        own = [
+            path(
+                f"<path:object_id>/{name}/",
+                self.admin_site.admin_view(self._action_view(name)),  # type: ignore[attr-defined]
+                name=f"{meta.app_label}_{meta.model_name}_{name}",
+            )
+            for name, _title, _perm, _form in self.object_actions
+        ]
+        return own + super().get_urls()  # type: ignore[misc]
+
+    def object_action_links(self, request: HttpRequest, obj: Model) -> list[tuple[str, str]]:
+        meta = obj._meta
+        return [
+            (str(title), reverse(f"admin:{meta.app_label}_{meta.model_name}_{name}", args=[obj.pk]))
+            for name, title, perm, _form in self.object_actions
+            if request.user.has_perm(perm) and self.action_available(name, obj)
+        ]
+
+    def action_available(self, name: str, obj: Model) -> bool:
+        return True
+
+    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+        raise NotImplementedError
+
+    def _action_view(self, name: str) -> Callable[..., HttpResponse]:
+        _name, title, perm, form_class = next(a for a in self.object_actions if a[0] == name)
+
+        def view(request: HttpRequest, object_id: str) -> HttpResponse:
+            if not request.user.has_perm(perm):
+                raise PermissionDenied
+            model = self.model  # type: ignore[attr-defined]
+            obj = get_object_or_404(model, pk=object_id)
+            form = form_class(request.POST or None)
+            if request.method == "POST" and form.is_valid():
+                try:
+                    done = self.do_action(request, name, obj, form)
+                except ServiceError as error:
+                    form.add_error(None, str(error))
+                else:
+                    self.message_user(request, done, messages.SUCCESS)  # type: ignore[attr-defined]
+                    meta = model._meta
+                    return HttpResponseRedirect(
+                        reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+                    )
+            context = {
+                **self.admin_site.each_context(request),  # type: ignore[attr-defined]
+                "title": title,
+                "subtitle": str(obj),
+                "opts": model._meta,
+                "original": obj,
+                "form": form,
+                "action_name": name,
+            }
+            return TemplateResponse(request, "admin/moderation/action_form.html", context)
+
+        return view
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        obj = kwargs.get("obj")
+        context["moderation_actions"] = (
+            self.object_action_links(request, obj) if obj is not None else []
+        )
+        return super().render_change_form(request, context, *args, **kwargs)  # type: ignore[misc]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Nobody adds, changes or deletes these rows here, superusers included."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# --------------------------------------------------------------------------- players
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(ActionViewsMixin, UserAdmin):
+    """Players: search by name or e-mail; their play, reports and moderation history."""
+
+    change_form_template = "admin/moderation/change_form.html"
+    search_fields = ["username", "email", "display_name"]
+    show_full_result_count = False
+    object_actions = [
+        ("warn", _("Warn the player"), "moderation.warn_user", ReasonForm),
+        ("suspend", _("Suspend the player"), "moderation.suspend_user", SuspendForm),
+        ("lift", _("Lift the suspension"), "moderation.suspend_user", ReasonForm),
+    ]
+    #: Fields that grant rights: only a superuser may change them.
+    RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = list(super().get_fieldsets(request, obj))
+        if obj is not None:
+            fieldsets.insert(
+                1,
+                (
+                    _("Moderation"),
+                    {"fields": ["suspension_state", "play_record", "reports", "history"]},
+                ),
+            )
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = [*super().get_readonly_fields(request, obj)]
+        if obj is not None:
+            fields += ["suspension_state", "play_record", "reports", "history"]
+        if not _is_superuser(request):
+            fields += [f for f in self.RIGHTS_FIELDS if f not in fields]
+        return fields
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        suspended = selectors.suspension_of(obj) is not None
+        return {"suspend": not suspended, "lift": suspended}.get(name, True)
+
+    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+        now = timezone.now()
+        reason = form.cleaned_data["reason"]
+        moderator = request.user
+        if name == "warn":
+            services.user_warn(moderator=moderator, user=obj, reason=reason, now=now)
+            return str(_("The player has been warned."))
+        if name == "suspend":
+            assert isinstance(form, SuspendForm)
+            services.user_suspend(
+                moderator=moderator, user=obj, reason=reason, now=now, duration=form.duration()
+            )
+            return str(_("The player has been suspended."))
+        services.user_lift_suspension(moderator=moderator, user=obj, reason=reason, now=now)
+        return str(_("The suspension has been lifted."))
+
+    @admin.display(description=_("Suspension"))
+    def suspension_state(self, obj: User) -> str:
+        suspension = selectors.suspension_of(obj)
+        if suspension is None:
+            return str(_("Not suspended"))
+        return suspension.message()
+
+    @admin.display(description=_("Play"))
+    def play_record(self, obj: User) -> SafeString:
+        record = selectors.player_record(obj)
+        rate = record.timeout_rate
+        rate_text = "-" if rate is None else f"{rate:.1%}"
+
+        def rows(matches: list[Match]) -> SafeString:
+            if not matches:
+                return format_html("<li>{}</li>", _("none"))
+            return format_html_join(
+                "",
+                "<li>{} ({} {}–{}, {})</li>",
+                (
+                    (
+                        _admin_link(m),
+                        m.get_status_display(),
+                        m.score_white,
+                        m.score_black,
+                        m.get_result_display() or m.variant,
+                    )
+                    for m in matches
+                ),
+            )
+
+        return format_html(
+            "<p>{}: {} / {} ({})</p><p>{}</p><ul>{}</ul><p>{}</p><ul>{}</ul>",
+            _("Time-outs / finished games"),
+            record.timeouts,
+            record.finished_games,
+            rate_text,
+            _("Open matches"),
+            rows(record.open_matches),
+            _("Finished matches (latest)"),
+            rows(record.finished_matches),
+        )
+
+    @admin.display(description=_("Reports about this player"))
+    def reports(self, obj: User) -> SafeString:
+        rows = list(
+            Report.objects.filter(reported=obj)
+            .select_related("reporter")
+            .order_by("-created_at")[:20]
+        )
+        if not rows:
+            return format_html("{}", _("none"))
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} {} · {} · {}: {}</li>",
+                (
+                    (
+                        _admin_link(r, f"#{r.pk}"),
+                        r.created_at.date(),
+                        r.get_category_display(),
+                        r.get_status_display(),
+                        _short(r.text),
+                    )
+                    for r in rows
+                ),
+            ),
+        )
+
+    @admin.display(description=_("Moderation history"))
+    def history(self, obj: User) -> SafeString:
+        rows = list(
+            AuditEntry.objects.filter(target_user=obj)
+            .select_related("actor")
+            .order_by("-created_at", "-pk")[:30]
+        )
+        url = (
+            reverse("admin:moderation_auditentry_changelist") + f"?target_user__id__exact={obj.pk}"
+        )
+        items = format_html_join(
+            "",
+            "<li>{} · {} · {} · {}</li>",
+            ((e.created_at.date(), e.action, e.actor, _short(e.reason)) for e in rows),
+        )
+        return format_html('<ul>{}</ul><a href="{}">{}</a>', items, url, _("Whole audit log"))
+
+
+# --------------------------------------------------------------------------- matches and games
+
+
+class AwaitingAdjudicationFilter(admin.SimpleListFilter):
+    title = _("awaiting adjudication")
+    parameter_name = "awaiting"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("Disputed, in play"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        if self.value() == "yes":
+            return queryset.filter(pk__in=selectors.matches_awaiting_adjudication().values("pk"))
+        return queryset
+
+
+@admin.register(Match)
+class MatchAdmin(ActionViewsMixin, admin.ModelAdmin):
+    change_form_template = "admin/moderation/change_form.html"
+    list_display = [
+        "id",
+        "white",
+        "black",
+        "variant",
+        "length",
+        "status",
+        "result",
+        "score_white",
+        "score_black",
+        "created_at",
+        "finished_at",
+    ]
+    list_select_related = ["white", "black"]
+    list_filter = [AwaitingAdjudicationFilter, "status", "result", "variant", "rated"]
+    search_fields = ["=white__username", "=black__username", "=white__email", "=black__email"]
+    raw_id_fields = ["white", "black"]
+    date_hierarchy = None
+    show_full_result_count = False
+    readonly_fields = ["games_list", "reports_list"]
+    object_actions = [
+        ("adjudicate", _("Adjudicate the match"), "matches.adjudicate_match", AdjudicateForm),
+        (
+            "extend-deadline",
+            _("Extend the deadline of the current game"),
+            "matches.extend_deadline",
+            ExtendDeadlineForm,
+        ),
+    ]
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return obj.status == Match.Status.PLAYING
+
+    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+        now = timezone.now()
+        data = form.cleaned_data
+        if name == "adjudicate":
+            services.match_adjudicate(
+                moderator=request.user,
+                match=obj,
+                decision=data["decision"],
+                reason=data["reason"],
+                now=now,
+            )
+            return str(_("The match has been adjudicated."))
+        game = obj.current_game
+        if game is None:
+            raise ServiceError(_("This match has no game."))
+        services.game_extend_deadline(
+            moderator=request.user,
+            game=game,
+            extra=timedelta(hours=data["hours"]),
+            reason=data["reason"],
+            now=now,
+        )
+        return str(_("The deadline has been extended."))
+
+    @admin.display(description=_("Games"))
+    def games_list(self, obj: Match) -> SafeString:
+        games = obj.games.order_by("number")
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} · {} · {} · {}</li>",
+                (
+                    (
+                        _admin_link(g),
+                        g.get_state_display(),
+                        g.get_termination_display() or "",
+                        g.deadline_at or "",
+                    )
+                    for g in games
+                ),
+            ),
+        )
+
+    @admin.display(description=_("Reports"))
+    def reports_list(self, obj: Match) -> SafeString:
+        rows = Report.objects.filter(game__match=obj).order_by("-created_at")[:20]
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} · {} · {}</li>",
+                (
+                    (_admin_link(r, f"#{r.pk}"), r.get_category_display(), r.get_status_display())
+                    for r in rows
+                ),
+            ),
+        )
+
+
+class ReadOnlyForModeratorsAdmin(admin.ModelAdmin):
+    """Raw game state: moderators only look (they have no change permission either)."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyForModeratorsAdmin):
+    list_display = [
+        "id",
+        "match",
+        "number",
+        "state",
+        "turn",
+        "ply",
+        "cube_value",
+        "deadline_at",
+        "termination",
+        "finished_at",
+    ]
+    list_select_related = ["match__white", "match__black"]  # the match's name has both
+    list_filter = ["state", "termination"]
+    search_fields = ["=match__white__username", "=match__black__username"]
+    raw_id_fields = ["match"]
+    show_full_result_count = False
+    readonly_fields = ["messages_list"]
+
+    @admin.display(description=_("Messages"))
+    def messages_list(self, obj: Game) -> SafeString:
+        return _messages_html(obj.messages.select_related("author").order_by("created_at", "pk"))
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(ReadOnlyAdmin):
+    """The record of play is append-only: read-only for everyone."""
+
+    list_display = ["game", "ply", "kind", "color", "die1", "die2", "notation", "created_at"]
+    list_select_related = ["game"]
+    list_filter = ["kind"]
+    search_fields = ["=game__match__white__username", "=game__match__black__username"]
+    raw_id_fields = ["game"]
+    show_full_result_count = False
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyForModeratorsAdmin):
+    list_display = ["id", "challenger", "opponent", "status", "variant", "length", "created_at"]
+    list_select_related = ["challenger", "opponent"]
+    list_filter = ["status", "variant", "rated"]
+    search_fields = ["=challenger__username", "=opponent__username"]
+    raw_id_fields = ["challenger", "opponent", "match"]
+    show_full_result_count = False
+
+
+def _messages_html(rows: Any, highlight: int | None = None) -> SafeString:
+    def line(m: GameMessage) -> tuple[Any, ...]:
+        style = "font-weight:bold" if m.pk == highlight else ""
+        hidden = f" [{_('hidden')}]" if m.hidden else ""
+        return (style, m.created_at.strftime("%Y-%m-%d %H:%M"), m.author, m.text, hidden)
+
+    items = format_html_join("", '<li style="{}">{} · {}: {}{}</li>', (line(m) for m in rows))
+    return format_html("<ul>{}</ul>", items) if items else format_html("{}", _("none"))
+
+
+@admin.register(GameMessage)
+class GameMessageAdmin(ActionViewsMixin, ReadOnlyForModeratorsAdmin):
+    change_form_template = "admin/moderation/change_form.html"
+    list_display = ["created_at", "author", "game", "short_text", "hidden", "report_count"]
+    list_select_related = ["author", "game"]
+    list_filter = ["hidden", "created_at"]
+    search_fields = ["=author__username", "text"]
+    raw_id_fields = ["game", "author", "hidden_by"]
+    show_full_result_count = False
+    readonly_fields = ["in_context"]
+    object_actions = [("hide", _("Hide the message"), "matches.hide_gamemessage", ReasonForm)]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameMessage]:
+        return super().get_queryset(request).annotate(n_reports=Count("reports"))
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return not obj.hidden
+
+    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+        services.game_message_hide(
+            moderator=request.user,
+            message=obj,
+            reason=form.cleaned_data["reason"],
+            now=timezone.now(),
+        )
+        return str(_("The message has been hidden."))
+
+    @admin.display(description=_("message"))
+    def short_text(self, obj: GameMessage) -> str:
+        return _short(obj.text)
+
+    @admin.display(description=_("reports"), ordering="n_reports")
+    def report_count(self, obj: Any) -> int:
+        return int(getattr(obj, "n_reports", 0))
+
+    @admin.display(description=_("In context"))
+    def in_context(self, obj: GameMessage) -> SafeString:
+        return _message_context(obj)
+
+
+def _message_context(message: GameMessage, around: int = 10) -> SafeString:
+    """The messages of the game around ``message`` (it in bold)."""
+    rows = GameMessage.objects.filter(game_id=message.game_id).select_related("author")
+    before = list(
+        rows.filter(
+            Q(created_at__lt=message.created_at)
+            | Q(created_at=message.created_at, pk__lt=message.pk)
+        ).order_by("-created_at", "-pk")[:around]
+    )
+    after = list(
+        rows.filter(
+            Q(created_at__gt=message.created_at)
+            | Q(created_at=message.created_at, pk__gt=message.pk)
+        ).order_by("created_at", "pk")[:around]
+    )
+    return _messages_html([*reversed(before), message, *after], highlight=message.pk)
+
+
+# --------------------------------------------------------------------------- moderation rows
+
+
+class ReportStatusFilter(admin.SimpleListFilter):
+    """Open reports by default: the queue."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [*Report.Status.choices, ("all", _("All"))]
+
+    def choices(self, changelist: Any) -> Any:
+        value = self.value() or Report.Status.OPEN
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": value == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Report]) -> QuerySet[Report]:
+        value = self.value() or Report.Status.OPEN
+        if value == "all":
+            return queryset
+        return queryset.filter(status=value)
+
+
+@admin.register(Report)
+class ReportAdmin(ActionViewsMixin, admin.ModelAdmin):
+    change_form_template = "admin/moderation/change_form.html"
+    list_display = [
+        "created_at",
+        "category",
+        "status",
+        "reporter",
+        "reported",
+        "short_text",
+        "message_excerpt",
+        "handled_by",
+    ]
+    list_select_related = ["reporter", "reported", "message", "handled_by"]
+    list_filter = [ReportStatusFilter, "category"]
+    search_fields = ["=reporter__username", "=reported__username", "text"]
+    raw_id_fields = ["reporter", "reported", "message", "game", "handled_by"]
+    ordering = ["-created_at", "-pk"]
+    show_full_result_count = False
+    object_actions = [
+        ("close", _("Resolve or dismiss"), "moderation.change_report", ReportCloseForm)
+    ]
+    fields = [
+        "created_at",
+        "reporter",
+        "reported",
+        "category",
+        "text",
+        "game",
+        "message",
+        "message_in_context",
+        "status",
+        "resolution_note",
+        "handled_by",
+        "handled_at",
+    ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Status changes only through "Resolve or dismiss", which tells the reporter.
+        return self.fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # reports come from players
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return obj.status == Report.Status.OPEN
+
+    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+        dismiss = form.cleaned_data["outcome"] == "dismiss"
+        services.report_close(
+            moderator=request.user,
+            report=obj,
+            note=form.cleaned_data["note"],
+            now=timezone.now(),
+            dismiss=dismiss,
+        )
+        return str(_("The report has been dismissed.") if dismiss else _("The report is resolved."))
+
+    @admin.display(description=_("what happened"))
+    def short_text(self, obj: Report) -> str:
+        return _short(obj.text)
+
+    @admin.display(description=_("message"))
+    def message_excerpt(self, obj: Report) -> str:
+        return _short(obj.message.text, 40) if obj.message is not None else "-"
+
+    @admin.display(description=_("The message in context"))
+    def message_in_context(self, obj: Report) -> SafeString | str:
+        if obj.message is None:
+            return "-"
+        link = _admin_link(obj.message, str(_("Open the message (to hide it)")))
+        return format_html("{}{}", _message_context(obj.message), link)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "actor", "action", "target_user", "target_repr", "short_reason"]
+    list_select_related = ["actor", "target_user"]
+    list_filter = [
+        "action",
+        ("actor", RelatedOnlyFieldListFilter),
+        ("target_user", RelatedOnlyFieldListFilter),
+    ]
+    search_fields = ["=actor__username", "=target_user__username", "action", "reason"]
+    raw_id_fields = ["actor", "target_user"]
+    show_full_result_count = False
+
+    @admin.display(description=_("reason"))
+    def short_reason(self, obj: AuditEntry) -> str:
+        return _short(obj.reason)
+
+
+@admin.register(Suspension)
+class SuspensionAdmin(ReadOnlyAdmin):
+    """Created and lifted on the player's page (services); never edited."""
+
+    list_display = [
+        "user",
+        "starts_at",
+        "ends_at",
+        "lifted_at",
+        "created_by",
+        "lifted_by",
+        "short_reason",
+    ]
+    list_select_related = ["user", "created_by", "lifted_by"]
+    list_filter = ["starts_at", "ends_at", "lifted_at"]
+    search_fields = ["=user__username", "=user__email", "reason"]
+    raw_id_fields = ["user", "created_by", "lifted_by"]
+
+    @admin.display(description=_("reason"))
+    def short_reason(self, obj: Suspension) -> str:
+        return _short(obj.reason)
+
+
+@admin.register(Warning)
+class WarningAdmin(ReadOnlyAdmin):
+    list_display = ["user", "created_at", "created_by", "short_reason"]
+    list_select_related = ["user", "created_by"]
+    list_filter = ["created_at"]
+    search_fields = ["=user__username", "=user__email", "reason"]
+    raw_id_fields = ["user", "created_by"]
+
+    @admin.display(description=_("reason"))
+    def short_reason(self, obj: Warning) -> str:
+        return _short(obj.reason)

@@ -1,0 +1,30 @@
+"""The ``moderators`` group: exactly what moderation needs, nothing that edits play.
+
+Views of players, matches, games, their records and messages, reports, warnings,
+suspensions and the audit log; changing reports (resolve or dismiss); and the custom
+permissions for the actions. No change permission on users, groups or permissions,
+and none on matches, games or their record: moderators change those only through
+the moderation services (adjudicate, extend a deadline, hide a message).
+"""
+
+MODERATORS_GROUP = "moderators"
+
+#: ``app_label.codename`` of every permission the group holds.
+MODERATOR_PERMISSIONS = (
+    "accounts.view_user",
+    "matches.view_challenge",
+    "matches.view_match",
+    "matches.view_game",
+    "matches.view_gameevent",
+    "matches.view_gamemessage",
+    "matches.adjudicate_match",
+    "matches.extend_deadline",
+    "matches.hide_gamemessage",
+    "moderation.view_report",
+    "moderation.change_report",
+    "moderation.view_auditentry",
+    "moderation.view_suspension",
+    "moderation.view_warning",
+    "moderation.suspend_user",
+    "moderation.warn_user",
+)
