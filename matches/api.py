@@ -223,6 +223,19 @@ def _player(user: User) -> dict[str, str]:
     return {"username": user.username, "display_name": user.public_name}
 
 
+def _clock(game: Game) -> dict[str, Any] | None:
+    from .clock import game_clock
+
+    if game.is_finished:
+        return None
+    clock = game_clock(game, timezone.now())
+    return {
+        "move_deadline": clock["move_deadline_at"],
+        "bank_seconds": int(clock["bank"].total_seconds()) if clock["bank"] else 0,
+        "away_until": clock["away_until"],
+    }
+
+
 def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
     """Everything the API shows about ``game`` to ``user`` (a player, spectator or visitor)."""
     match = game.match
@@ -254,6 +267,7 @@ def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
         "length": match.length,
         "score": {"white": score[0], "black": score[1]},
         "deadline": game.deadline_at,
+        "clock": _clock(game),
         "board": _board(white, Color.WHITE),
         "viewer_board": None if viewer is None else _board(white, viewer),
         "pips": {"white": pips[0], "black": pips[1]},

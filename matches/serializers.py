@@ -277,6 +277,18 @@ class EventSerializer(serializers.ModelSerializer):
         return list(event.dice) if event.dice else None
 
 
+class ClockSerializer(serializers.Serializer):
+    """The clock of the player on turn (issue 4): ``deadline`` is when they lose on time."""
+
+    move_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the move time runs out; null once the bank is running."
+    )
+    bank_seconds = serializers.IntegerField(help_text="What is left of their time bank.")
+    away_until = serializers.DateField(
+        allow_null=True, help_text="Last day of the vacation they are on (their clock stops)."
+    )
+
+
 class GameSerializer(serializers.Serializer):
     """The full state of a game, as the API returns it after every GET and action.
 
@@ -309,6 +321,7 @@ class GameSerializer(serializers.Serializer):
     length = serializers.IntegerField(help_text="Match length; 0 for a money session.")
     score = ScoreSerializer(help_text="The match score before this game.")
     deadline = serializers.DateTimeField(allow_null=True)
+    clock = ClockSerializer(allow_null=True)
     board = BoardSerializer(help_text="From White's side.")
     viewer_board = BoardSerializer(
         allow_null=True, help_text="From the requesting player's side; null for spectators."

@@ -240,3 +240,18 @@ def test_the_allowance_counts_per_calendar_year(player: User) -> None:
     assert clock.vacation_days_used(player, 2026) == 27
     assert clock.vacation_days_used(player, 2027) == 10
     assert Vacation.objects.filter(user=player).count() == 2
+
+
+def test_the_api_shows_the_clock_and_that_the_player_is_away(
+    monkeypatch, player: User, opponent: User
+) -> None:
+    from django.utils import timezone
+
+    from matches.api import game_payload
+
+    today = timezone.now().date()
+    game = start_game(monkeypatch, player, opponent, now=timezone.now(), time_bank_days=1)
+    clock.vacation_take(user=player, start=today, end=today + DAY, now=timezone.now())
+    data = game_payload(Game.objects.get(pk=game.pk), opponent)
+    assert data["clock"]["away_until"] == today + DAY
+    assert data["clock"]["bank_seconds"] == 86400
