@@ -1,0 +1,639 @@
+#!/usr/bin/env python3
+"""Move submissions through the real HTTP stack (gunicorn) against a bare 3-statement view.
+
+    .venv/bin/python bench/api_moves.py [--games 2000] [--clients 32] [--seconds 20]
+        [--warmup 3] [--workers 2*cores] [--profile] [--keep-db]
+        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db backgammon_bench]
+
+1. Drops and re-creates its own PostgreSQL database (``backgammon_bench``; never the
+   development or test database) and migrates it.
+2. Seeds ``--games`` 5-point matches through the services (challenge, accept), with
+   scripted opening rolls, between 200 players who all want an e-mail on every move.
+   The cube limit is 1, so nobody may double: after every move the server rolls at once
+   for the opponent, and every game is always "moving" for someone. Every request the
+   clients make is then a move submission (plus a GET when a game ends and the match's
+   next game begins).
+3. Counts the SQL statements of a few moves in-process (test Client, same settings).
+4. Starts gunicorn (``--workers`` sync workers, ``DJANGO_ENV=production``, DEBUG off,
+   e-mail to the ``dummy:`` backend, no Redis so notification e-mails are rendered
+   eagerly in the request, as the site runs without a broker) with
+   ``bench.bare_settings``: the project's settings and URLs plus ``/bench/bare-move/<id>``.
+5. Full phase: ``--clients`` threads, each owning its share of the games and both
+   players' tokens, loop over their games: pick a random legal play from the position
+   and dice of the last response (``backgammon.rules.legal_plays``) and
+   ``POST /api/games/<id>/move`` with ``{"play", "ply"}`` and the player's token.
+6. Bare phase: the same clients, the same games, the same server: ``POST
+   /bench/bare-move/<id>`` with a play text, which runs only SELECT … FOR UPDATE,
+   INSERT of the event, UPDATE of the game (bench/bare_urls.py).
+
+Each phase runs ``--warmup`` seconds unmeasured, then ``--seconds`` measured. It prints
+moves per second, p50/p99 latency for both, the ratio, and CPU per move of the gunicorn
+workers, the PostgreSQL backends and the client process (Linux /proc). Targets: the full
+move at >= 50% of the bare view's rate, with p99 < 100 ms. ``--profile`` adds a cProfile
+of in-process moves. The database is dropped at the end unless ``--keep-db``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from backgammon.rules import Color, Position, legal_plays  # noqa: E402
+
+USERS = 200
+MATCH_LENGTH = 5
+PROFILE_MOVES = 40
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+# --------------------------------------------------------------------------- database
+
+
+def recreate_database(admin_url: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"{admin_url.rsplit('/', 1)[0]}/{name}"
+
+
+def drop_database(admin_url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def bench_environment(database_url: str) -> dict[str, str]:
+    """The environment of the gunicorn server (and of this process's Django)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DEBUG"}}
+    env.update(
+        DATABASE_URL=database_url,
+        DJANGO_SETTINGS_MODULE="bench.bare_settings",
+        DJANGO_ENV="production",
+        DEBUG="false",
+        SECRET_KEY="bench-only-not-a-secret",
+        ALLOWED_HOSTS="127.0.0.1",
+        EMAIL_URL="dummy:",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+# --------------------------------------------------------------------------- seeding
+
+
+def seed(games: int, notify: str) -> dict[str, str]:
+    """Players with tokens and ``games`` matches whose first game waits for a move.
+
+    ``notify`` is every player's notification preference. Returns username -> token key.
+    """
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+    from backgammon.rules import FixedDice
+    from matches import services
+    from matches.models import Game
+
+    now = timezone.now()
+    users = User.objects.bulk_create(
+        User(
+            username=f"bench{i:03d}",
+            email=f"bench{i:03d}@example.com",
+            password="!",
+            notify=notify,
+        )
+        for i in range(USERS)
+    )
+    tokens = {u.username: Token.objects.create(user=u).key for u in users}
+    # Scripted opening rolls: the 30 ordered pairs of different dice, in turn.
+    pairs = [(a, b) for a in range(1, 7) for b in range(1, 7) if a != b]
+    system_dice = services.dice
+    services.dice = FixedDice([d for i in range(games) for d in pairs[i % len(pairs)]])
+    for i in range(games):
+        white, black = users[(2 * i) % USERS], users[(2 * i + 1 + i // USERS) % USERS]
+        if white.pk == black.pk:
+            black = users[(2 * i + 2) % USERS]
+        challenge = services.challenge_create(
+            challenger=white,
+            opponent=black,
+            length=MATCH_LENGTH,
+            cube_limit=1,
+            rated=True,
+            now=now,
+        )
+        services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
+    services.dice = system_dice
+    assert Game.objects.filter(state=Game.State.MOVING).count() == games
+    return tokens
+
+
+def game_states() -> list[dict[str, Any]]:
+    """Every live game as the API would show its essentials (turn, dice, board, ply)."""
+    from matches.models import Game
+
+    states = []
+    rows = (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .select_related("match__white", "match__black")
+        .order_by("pk")
+    )
+    for game in rows:
+        match = game.match
+        states.append(
+            {
+                "id": game.pk,
+                "ply": game.ply,
+                "state": game.state,
+                "turn": {
+                    "color": "white" if game.turn == 0 else "black",
+                    "username": (match.white if game.turn == 0 else match.black).username,
+                },
+                "dice": list(game.dice) if game.dice else None,
+                "board": game.board,
+                "next_game": None,
+            }
+        )
+    return states
+
+
+def choose_play(game: dict[str, Any], rng: random.Random) -> str:
+    """A random legal play for the player on turn, from a game payload."""
+    board = game["board"]
+    white = Position(tuple(board["points"]), tuple(board["bar"]), tuple(board["off"]), Color.WHITE)
+    position = white if game["turn"]["color"] == "white" else white.mirror()
+    plays = legal_plays(position, tuple(game["dice"]))
+    return str(rng.choice(plays)) if plays else "pass"
+
+
+# --------------------------------------------------------------------------- in-process profile
+
+
+def profile_in_process(tokens: dict[str, str], moves: int, cprofile: bool) -> dict[str, Any]:
+    """SQL statements per move (and optionally a cProfile), through the test Client."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(SERVER_NAME="127.0.0.1")
+    rng = random.Random(7)
+    games = game_states()[-moves:]
+    counts: list[int] = []
+    sample: list[str] = []
+    times: list[float] = []
+    profiler = None
+    if cprofile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    for game in games:
+        body = {"play": choose_play(game, rng), "ply": game["ply"]}
+        token = tokens[game["turn"]["username"]]
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            response = client.post(
+                f"/api/games/{game['id']}/move",
+                body,
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Token {token}",
+            )
+            if profiler:
+                profiler.disable()
+            times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (response.status_code, response.content[:300])
+        counts.append(len(queries.captured_queries))
+        if not sample:
+            sample = [q["sql"] for q in queries.captured_queries]
+    result: dict[str, Any] = {
+        "queries": statistics.median(counts),
+        "queries_max": max(counts),
+        "time": statistics.median(times),
+        "sample": sample,
+    }
+    if profiler:
+        import io
+        import pstats
+
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
+        stats.print_stats(r"/(matches|stats|accounts)/|rest_framework/views|transaction", 40)
+        result["profile"] = out.getvalue()
+    return result
+
+
+# --------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "backgammon.wsgi:application",
+        "--workers",
+        str(workers),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--chdir",
+        str(ROOT),
+        "--timeout",
+        "60",
+        "--log-level",
+        "warning",
+        "--error-logfile",
+        str(log),
+    ]
+    return subprocess.Popen(command, env=env, cwd=ROOT)
+
+
+def wait_ready(port: int, server: subprocess.Popen, game_id: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited with status {server.returncode}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", f"/api/games/{game_id}/")
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer in time")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of ``pids`` (Linux /proc; 0 for a process that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+def worker_pids(master: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{master}/task/{master}/children").read_text()
+    except OSError:
+        return []
+    return [int(pid) for pid in text.split()]
+
+
+def postgres_pids(db: str) -> list[int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [db],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+# --------------------------------------------------------------------------- clients
+
+
+@dataclass
+class Phase:
+    measure_from: float
+    measure_until: float
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    other_requests: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self, name: str) -> None:
+        with self.lock:
+            setattr(self, name, getattr(self, name) + 1)
+
+    def record(self, started: float, seconds: float) -> None:
+        if started >= self.measure_from and started + seconds <= self.measure_until:
+            with self.lock:
+                self.latencies.append(seconds)
+
+
+class Connection:
+    """One keep-alive connection (gunicorn's sync workers close it; it then reconnects)."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def send(self, method: str, path: str, body: bytes | None, token: str | None) -> tuple:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                return response.status, response.read()
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def full_client(
+    port: int,
+    games: list[dict[str, Any]],
+    tokens: dict[str, str],
+    phase: Phase,
+    seed_value: int,
+    start: threading.Barrier,
+) -> None:
+    rng = random.Random(seed_value)
+    conn = Connection(port)
+    start.wait()
+    index = 0
+    while games and time.monotonic() < phase.measure_until:
+        index = (index + 1) % len(games)
+        game = games[index]
+        if game["state"] == "finished":
+            next_game = game.get("next_game")
+            if next_game is None:
+                games.pop(index)
+                continue
+            status, data = conn.send("GET", f"/api/games/{next_game}/", None, None)
+            phase.count("other_requests")
+            games[index] = json.loads(data)
+            continue
+        token = tokens[game["turn"]["username"]]
+        if game["state"] == "rolling":  # only after 200 automatic passes in a row
+            body = json.dumps({"ply": game["ply"]}).encode()
+            status, data = conn.send("POST", f"/api/games/{game['id']}/roll", body, token)
+            phase.count("other_requests")
+        elif game["state"] == "moving":
+            body = json.dumps({"play": choose_play(game, rng), "ply": game["ply"]}).encode()
+            started = time.monotonic()
+            status, data = conn.send("POST", f"/api/games/{game['id']}/move", body, token)
+            phase.record(started, time.monotonic() - started)
+        else:  # nobody may double here; drop such a game rather than guess
+            games.pop(index)
+            continue
+        if status == 200:
+            games[index] = json.loads(data)
+            continue
+        phase.count("errors")
+        status, data = conn.send("GET", f"/api/games/{game['id']}/", None, None)
+        games[index] = json.loads(data)
+
+
+def bare_client(
+    port: int,
+    games: list[dict[str, Any]],
+    phase: Phase,
+    seed_value: int,
+    start: threading.Barrier,
+) -> None:
+    rng = random.Random(seed_value)
+    conn = Connection(port)
+    texts = ["24/18 13/11", "8/5 6/5", "13/9 24/23", "24/14", "6/off 5/off", "bar/22* 13/7"]
+    start.wait()
+    index = 0
+    while time.monotonic() < phase.measure_until:
+        index = (index + 1) % len(games)
+        game_id = games[index]["id"]
+        body = json.dumps({"play": rng.choice(texts), "ply": 0}).encode()
+        started = time.monotonic()
+        status, _ = conn.send("POST", f"/bench/bare-move/{game_id}", body, None)
+        phase.record(started, time.monotonic() - started)
+        if status != 200:
+            phase.count("errors")
+
+
+@dataclass
+class Result:
+    name: str
+    moves: int
+    seconds: float
+    latencies: list[float]
+    errors: int
+    other_requests: int
+    cpu_workers: float
+    cpu_postgres: float
+    cpu_client: float
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def run_phase(
+    name: str,
+    clients: int,
+    warmup: float,
+    seconds: float,
+    target: Any,
+    args_for: Any,
+    master: int,
+    db: str,
+) -> Result:
+    now = time.monotonic()
+    phase = Phase(measure_from=now + 1 + warmup, measure_until=now + 1 + warmup + seconds)
+    start = threading.Barrier(clients)
+    threads = [
+        threading.Thread(target=target, args=(*args_for(i), phase, 1000 + i, start), daemon=True)
+        for i in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(max(0.0, phase.measure_from - time.monotonic()))
+    workers, backends = worker_pids(master), postgres_pids(db)
+    cpu0 = cpu_seconds(workers), cpu_seconds(backends), time.process_time()
+    time.sleep(max(0.0, phase.measure_until - time.monotonic()))
+    cpu1 = cpu_seconds(workers), cpu_seconds(backends), time.process_time()
+    for thread in threads:
+        thread.join(timeout=120)
+    return Result(
+        name=name,
+        moves=len(phase.latencies),
+        seconds=seconds,
+        latencies=phase.latencies,
+        errors=phase.errors,
+        other_requests=phase.other_requests,
+        cpu_workers=cpu1[0] - cpu0[0],
+        cpu_postgres=cpu1[1] - cpu0[1],
+        cpu_client=cpu1[2] - cpu0[2],
+    )
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=3)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    parser.add_argument("--workers", type=int, default=2 * (cores or 1))
+    parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--db", default="backgammon_bench")
+    parser.add_argument(
+        "--notify",
+        choices=["every", "digest", "none"],
+        default="every",
+        help="every player's e-mail preference (every: one e-mail per move, sent in-process)",
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile in-process moves")
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    args = parser.parse_args()
+    if not args.db.isidentifier() or args.db in {"backgammon", "postgres"}:
+        raise SystemExit(f"refusing database name {args.db!r}")
+    if args.games < args.clients:
+        raise SystemExit("--games must be at least --clients")
+
+    database_url = recreate_database(args.admin_url, args.db)
+    env = bench_environment(database_url)
+    os.environ.update(env)
+    for name in ("REDIS_URL", "DEBUG"):
+        os.environ.pop(name, None)
+    os.environ["DEBUG"] = "false"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    server = None
+    log = Path(tempfile.mkdtemp(prefix="bench-api-moves-")) / "gunicorn.log"
+    try:
+        call_command("migrate", verbosity=0)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            pg_version = cursor.fetchone()[0]
+        t0 = time.perf_counter()
+        tokens = seed(args.games, args.notify)
+        print(
+            f"PostgreSQL {pg_version}, database {args.db}: seeded {args.games:,} matches "
+            f"through the services in {time.perf_counter() - t0:.0f} s "
+            f"(players' e-mail preference: {args.notify})",
+            flush=True,
+        )
+        profile = profile_in_process(tokens, min(PROFILE_MOVES, args.games), args.profile)
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+        states = game_states()
+
+        port = free_port()
+        server = start_gunicorn(env, port, args.workers, log)
+        wait_ready(port, server, states[0]["id"])
+        print(
+            f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; "
+            f"{args.clients} clients, {args.warmup:g} s warm-up + {args.seconds:g} s each",
+            flush=True,
+        )
+        shares = [states[i :: args.clients] for i in range(args.clients)]
+        full = run_phase(
+            "full API move",
+            args.clients,
+            args.warmup,
+            args.seconds,
+            full_client,
+            lambda i: (port, shares[i], tokens),
+            server.pid,
+            args.db,
+        )
+        bare_shares = [states[i :: args.clients] for i in range(args.clients)]
+        bare = run_phase(
+            "bare 3-statement view",
+            args.clients,
+            args.warmup,
+            args.seconds,
+            bare_client,
+            lambda i: (port, bare_shares[i]),
+            server.pid,
+            args.db,
+        )
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        connection.close()
+        if not args.keep_db:
+            drop_database(args.admin_url, args.db)
+
+    print()
+    print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
+    print(
+        f"  {profile['queries']:g} SQL statements per move (max {profile['queries_max']}), "
+        f"{profile['time'] * 1000:.1f} ms"
+    )
+    for sql in profile["sample"]:
+        print(f"    {sql[:110]}")
+    if "profile" in profile:
+        print(profile["profile"])
+    print()
+    header = "{:<24} {:>9} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9} {:>9}"
+    print(header.format("", "", "", "", "", "", "CPU ms per move", "", "").rstrip())
+    print(
+        header.format(
+            "", "moves/s", "p50 ms", "p99 ms", "moves", "errors", "gunicorn", "postgres", "client"
+        )
+    )
+    for r in (full, bare):
+        per = [c / max(r.moves, 1) * 1000 for c in (r.cpu_workers, r.cpu_postgres, r.cpu_client)]
+        print(
+            f"{r.name:<24} {r.rate:>9.1f} {r.percentile(50) * 1000:>8.1f} "
+            f"{r.percentile(99) * 1000:>8.1f} {r.moves:>8,} {r.errors:>6} "
+            f"{per[0]:>9.2f} {per[1]:>9.2f} {per[2]:>9.2f}"
+        )
+    if full.other_requests:
+        print(f"(full phase also made {full.other_requests} GET/roll requests, not counted)")
+    ratio = full.rate / bare.rate
+    p99 = full.percentile(99) * 1000
+    print(f"ratio full / bare: {ratio:.2f} (target >= 0.50)")
+    print(f"full p99: {p99:.1f} ms (target < 100 ms)")
+    if log.exists() and log.stat().st_size:
+        print(f"gunicorn wrote to {log}")
+    else:
+        log.unlink(missing_ok=True)
+        log.parent.rmdir()
+    ok = ratio >= 0.5 and p99 < 100 and not full.errors and not bare.errors
+    print("targets met" if ok else "TARGETS MISSED")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
