@@ -126,7 +126,9 @@ def main() -> None:
         n,
         {
             "white_id": f"{first_user} + (g % {USERS})",
-            "black_id": f"{first_user} + ((g + 1 + g / {USERS}) % {USERS})",
+            # 1 to USERS - 1 places further on: never the same player as White.
+            "black_id": f"{first_user} + ((g % {USERS}) + 1 + (g / {USERS}) % {USERS - 1}) "
+            f"% {USERS}",
         },
     )
     every = args.overdue_every
