@@ -47,6 +47,21 @@ CHECKS = [
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Any:
+    """Calls through WSGI fire request_started/finished, whose close_old_connections would
+    close the test's connection inside its transaction on PostgreSQL (Django's test Client
+    disconnects it the same way)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def world(player: User, opponent: User, outsider: User, monkeypatch: pytest.MonkeyPatch) -> dict:
     """A live match (the token's owner is on turn), and challenges of every kind."""
