@@ -39,6 +39,7 @@ from .serializers import (
     ChallengeCreateSerializer,
     ChallengeSerializer,
     ErrorSerializer,
+    GameQuerySerializer,
     GameSerializer,
     MatchListSerializer,
     MatchSerializer,
@@ -150,6 +151,8 @@ def _white_side(game: Game) -> Position:
 def _score_before(game: Game) -> tuple[int, int]:
     """The match score when ``game`` began (gnubg's Match ID carries that one)."""
     score = [0, 0]
+    if game.number == 1:
+        return 0, 0
     earlier = game.match.games.filter(number__lt=game.number, winner__isnull=False)
     for winner, points in earlier.values_list("winner", "points"):
         score[winner] += points
@@ -236,8 +239,17 @@ def _clock(game: Game) -> dict[str, Any] | None:
     }
 
 
-def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
-    """Everything the API shows about ``game`` to ``user`` (a player, spectator or visitor)."""
+#: An action's response lists the record of the last this many plies only (a GET of the
+#: game lists it all): the record grows with every move, the rest of the answer does not.
+RECENT_PLIES = 10
+
+
+def game_payload(game: Game, user: User | AnonymousUser, *, events_from: int = 1) -> dict[str, Any]:
+    """Everything the API shows about ``game`` to ``user`` (a player, spectator or visitor).
+
+    ``game`` must come with its match and both players loaded (``select_related``). The
+    record is listed from ply ``events_from`` on (1: all of it).
+    """
     match = game.match
     viewer = match.color_of(user) if user.is_authenticated else None
     white = _white_side(game)
@@ -246,7 +258,11 @@ def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
     score = _score_before(game)
     pid, mid = _gnubg_ids(game, score)
     pips = white.pip_count()
-    next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
+    next_game = None
+    if game.is_finished:  # the next game is only started when this one ends
+        next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
+    events_from = min(max(1, events_from), game.ply + 1)
+    events = game.events.all() if events_from == 1 else game.events.filter(ply__gte=events_from)
     return {
         "id": game.pk,
         "match": match.pk,
@@ -285,11 +301,14 @@ def game_payload(game: Game, user: User | AnonymousUser) -> dict[str, Any]:
         "termination": game.termination,
         "points": game.points,
         "draw_offered_by": color_name(match.draw_offered_by),
-        "events": [_event(row) for row in game.events.values_list(*EVENT_FIELDS)],
+        "events_from": events_from,
+        "events": [_event(row) for row in events.values_list(*EVENT_FIELDS)],
     }
 
 
-def _game_response(game_id: int, user: User | AnonymousUser, code: int = 200) -> Response:
+def _game_response(
+    game_id: int, user: User | AnonymousUser, code: int = 200, *, events_from: int = 1
+) -> Response:
     try:
         game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
     except Game.DoesNotExist:
@@ -297,7 +316,7 @@ def _game_response(game_id: int, user: User | AnonymousUser, code: int = 200) ->
     # The payload is plain data already (a long record through nested serializers costs
     # more than the rest of the request); GameSerializer documents it, and the schema
     # tests check that the two agree.
-    return Response(game_payload(game, user), status=code)
+    return Response(game_payload(game, user, events_from=events_from), status=code)
 
 
 # --------------------------------------------------------------------------- challenges
@@ -451,15 +470,26 @@ class GameDetailView(BaseAPIView):
 
     @extend_schema(
         operation_id="games_retrieve",
-        parameters=[OBJECT_ID],
-        responses={200: GameSerializer, **ERRORS_READ},
+        parameters=[OBJECT_ID, GameQuerySerializer],
+        responses={
+            200: GameSerializer,
+            400: OpenApiResponse(ERROR, description="A malformed query parameter."),
+            **ERRORS_READ,
+        },
     )
     def get(self, request: Request, pk: int) -> Response:
-        return _game_response(pk, request.user)
+        query = GameQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return _game_response(pk, request.user, events_from=query.validated_data["events_from"])
 
 
 class GameActionView(BaseAPIView):
-    """One game action: validate the body, call the service, return the new game state."""
+    """One game action: validate the body, call the service, return the new game state.
+
+    The state is built from the game the service returns (locked, changed and saved with
+    its match and players loaded), not read again; its record lists the last
+    :data:`RECENT_PLIES` plies only.
+    """
 
     permission_classes = [IsAuthenticated]
     body: type[Serializer] = ActionSerializer
@@ -471,8 +501,9 @@ class GameActionView(BaseAPIView):
         body = self.body(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        self.call(game_id=pk, player=request.user, expected_ply=data.pop("ply"), data=data)
-        return _game_response(pk, request.user)
+        game = self.call(game_id=pk, player=request.user, expected_ply=data.pop("ply"), data=data)
+        payload = game_payload(game, request.user, events_from=game.ply - RECENT_PLIES + 1)
+        return Response(payload)
 
 
 def _action_view(

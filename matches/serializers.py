@@ -292,6 +292,9 @@ class ClockSerializer(serializers.Serializer):
 class GameSerializer(serializers.Serializer):
     """The full state of a game, as the API returns it after every GET and action.
 
+    The record (``events``) is listed from ply ``events_from`` on: all of it for a GET
+    (unless its ``events_from`` parameter asks for less), the last 10 plies after an action.
+
     ``actions`` and ``plays`` are what the requesting user may do now: a bot needs nothing
     else. Send the ``ply`` you saw with each action; if the game moved on meanwhile you
     get 409 ``stale`` and nothing changes.
@@ -351,7 +354,24 @@ class GameSerializer(serializers.Serializer):
     termination = serializers.CharField()
     points = serializers.IntegerField()
     draw_offered_by = OptionalColorField()
-    events = EventSerializer(many=True)
+    events_from = serializers.IntegerField(
+        min_value=1,
+        help_text="The ply of the first event listed: 1 when `events` is the whole record "
+        "(a GET of the game, by default); after an action only the last 10 plies are listed.",
+    )
+    events = EventSerializer(many=True, help_text="The record from ply `events_from` on.")
+
+
+class GameQuerySerializer(serializers.Serializer):
+    """The query parameters of a GET of one game."""
+
+    events_from = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        default=1,
+        help_text="List the record from this ply on (a client that has the earlier plies "
+        "need not fetch them again). Default: 1, the whole record.",
+    )
 
 
 # --------------------------------------------------------------------------- action bodies
@@ -382,6 +402,7 @@ __all__ = [
     "ChallengeCreateSerializer",
     "ChallengeSerializer",
     "ErrorSerializer",
+    "GameQuerySerializer",
     "GameSerializer",
     "MatchListSerializer",
     "MatchSerializer",

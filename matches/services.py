@@ -380,9 +380,18 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
 
 
 def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Color]:
-    """Lock the game row; check the user plays in it, it is live, and the ply is current."""
+    """Lock the game row; check the user plays in it, it is live, and the ply is current.
+
+    The game and its match are locked (as a plain ``FOR UPDATE`` over the join did); the
+    players come in the same query, unlocked, for the checks, the notification rows and
+    the API's response.
+    """
     try:
-        game = Game.objects.select_for_update().select_related("match").get(pk=game_id)
+        game = (
+            Game.objects.select_for_update(of=("self", "match"))
+            .select_related("match", "match__white", "match__black")
+            .get(pk=game_id)
+        )
     except Game.DoesNotExist:
         raise NotFound(_("No such game.")) from None
     color = game.match.color_of(user)

@@ -1,0 +1,84 @@
+"""How many SQL statements one move through the API costs (bench/api_moves.py's request).
+
+The bench's scenario: a 5-point match with the cube limit at 1 (nobody may double), so the
+server rolls for the opponent at once after the move, and the opponent wants an e-mail for
+every move. The bound is loose enough for the stats receivers' first use of a counter.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from matches.api import RECENT_PLIES
+from tests.matches.api_helpers import (
+    SeededDice,
+    act,
+    get_game,
+    scripted_dice,
+    start_match,
+    token_client,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MAX_QUERIES_PER_MOVE = 40
+
+
+def test_a_move_reads_what_it_needs_once(player: User, opponent: User) -> None:
+    User.objects.update(notify=User.Notify.EVERY)
+    clients = {u.username: token_client(u) for u in (player, opponent)}
+    with scripted_dice([6, 1, 3, 1, 5, 2]):
+        match = start_match(clients["alice"], clients["bob"], length=5, cube_limit=1)
+        game_id = match["games"][0]["id"]
+        white = clients[match["white"]["username"]]
+        black = clients[match["black"]["username"]]
+        # Warm up the counters of this game's players; the second move is measured.
+        status, game = act(white, game_id, "move", 1, play="13/7 8/7")
+        assert status == 200, game
+        assert game["state"] == "moving" and game["dice"] == [3, 1]
+        with CaptureQueriesContext(connection) as queries:
+            status, game = act(black, game_id, "move", game["ply"], play="8/5 6/5")
+    assert status == 200, game
+    assert game["state"] == "moving" and game["dice"] == [5, 2]
+    print(f"\n{len(queries)} SQL statements for one move:")
+    for query in queries.captured_queries:
+        print("   ", query["sql"][:140])
+    assert len(queries) <= MAX_QUERIES_PER_MOVE
+
+
+def test_an_action_lists_the_recent_record_and_a_get_all_of_it(
+    player: User, opponent: User
+) -> None:
+    clients = {u.username: token_client(u) for u in (player, opponent)}
+    with scripted_dice(SeededDice(3)):
+        match = start_match(clients["alice"], clients["bob"], length=5, cube_limit=1)
+        game_id = match["games"][0]["id"]
+        game = get_game(clients["alice"], game_id)
+        while game["ply"] <= RECENT_PLIES + 2 and game["state"] == "moving":
+            client = clients[game["turn"]["username"]]
+            plays = get_game(client, game_id)["plays"]
+            play = plays[0]["notation"] if plays else "pass"
+            status, game = act(client, game_id, "move", game["ply"], play=play)
+            assert status == 200, game
+    assert game["ply"] > RECENT_PLIES
+    assert game["events_from"] == game["ply"] - RECENT_PLIES + 1
+    assert [e["ply"] for e in game["events"]] == list(range(game["events_from"], game["ply"] + 1))
+
+    # The same game as a GET by the same player shows it, but with the whole record.
+    whole = get_game(client, game_id)
+    assert whole["events_from"] == 1
+    assert [e["ply"] for e in whole["events"]] == list(range(1, game["ply"] + 1))
+    assert whole["events"][-RECENT_PLIES:] == game["events"]
+    rest = {"events", "events_from", "clock"}
+    assert {k: v for k, v in whole.items() if k not in rest} == {
+        k: v for k, v in game.items() if k not in rest
+    }
+
+    response = clients["alice"].get(f"/api/games/{game_id}/?events_from=4")
+    assert response.status_code == 200
+    assert [e["ply"] for e in response.json()["events"]][0] == 4
+    response = clients["alice"].get(f"/api/games/{game_id}/?events_from=0")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
