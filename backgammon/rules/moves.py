@@ -62,7 +62,9 @@ class Play:
 
     __slots__ = ("origin", "_key", "_path", "_position", "_text")
 
-    def __init__(self, origin: Position, key: tuple[int, ...], path: tuple[int, ...]) -> None:
+    def __init__(
+        self, origin: Position, key: tuple[int, ...] | None, path: tuple[int, ...]
+    ) -> None:
         self.origin = origin
         self._key = key
         self._path = path
@@ -83,6 +85,8 @@ class Play:
     def position(self) -> Position:
         if self._position is None:
             key = self._key
+            if key is None:
+                key = self._key = _played(self.origin, self._path)
             if not key:
                 self._position = self.origin
             else:
@@ -147,12 +151,11 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
             found = _two_checkers(board, d1, d2)
             return [Play(position, key, path) for key, path in found.items()]
     if d1 == d2:
-        found = _doubles(board, d1)
-    else:
-        found = {}
-        best = [0, 0]
-        _search(board, (d1, d2), 0, 24, 0, [], found, best, set())
-        _search(board, (d2, d1), 0, 24, 0, [], found, best, set())
+        return [Play(position, key, path) for key, path in _doubles(board, d1)]
+    found = {}
+    best = [0, 0]
+    _search(board, (d1, d2), 0, 24, 0, [], found, best, set())
+    _search(board, (d2, d1), 0, 24, 0, [], found, best, set())
     return [Play(position, key, path) for key, path in found.items()]
 
 
@@ -233,7 +236,7 @@ def _two_checkers(b: list[int], a: int, c: int) -> _Found:
     return found
 
 
-def _doubles(b: list[int], d: int) -> _Found:
+def _doubles(b: list[int], d: int) -> list[tuple[tuple[int, ...] | None, tuple[int, ...]]]:
     """Doubles: up to four steps of ``d``, checkers taken in non-increasing source order.
 
     Taking sources in that order reaches every result once, so no intermediate
@@ -248,7 +251,7 @@ def _doubles(b: list[int], d: int) -> _Found:
     if b[BAR]:
         entry = BAR - d
         if b[entry] < -1:
-            return found
+            return []
         while b[BAR] and left:
             hit = b[entry] == -1
             if hit:
@@ -260,12 +263,13 @@ def _doubles(b: list[int], d: int) -> _Found:
             path += (BAR, entry, hit)
             left -= 1
         if b[BAR] or not left:
-            found[tuple(b)] = tuple(path)
-            return found
+            return [(tuple(b), tuple(path))]
     # Steps needed to bring every checker home; past three, no checker can bear off.
     homecoming = sum(b[p] * -(-(p - 6) // d) for p in range(7, 25) if b[p] > 0)
     can_bear_off = homecoming < 4
     sources = [p for p in range(24, 0, -1) if (can_bear_off if p <= d else b[p - d] >= -1)]
+    unique = not can_bear_off
+    plain: list[tuple[int, ...]] = []
 
     def search(start: int, left: int) -> None:
         moved = False
@@ -296,8 +300,14 @@ def _doubles(b: list[int], d: int) -> _Found:
             path.extend((point, dest, target == -1))
             if left > 1:
                 search(index, left - 1)
+            elif unique:
+                # Four steps in source order, no bear-off: each such list of steps
+                # reaches a different board, so the board is built only if asked for.
+                if best[0] < 12:
+                    found.clear()
+                    best[0] = 12
+                plain.append(tuple(path))
             else:
-                # Four steps: the most a play can use, so only new boards matter.
                 if best[0] < 12:
                     found.clear()
                     best[0] = 12
@@ -317,7 +327,25 @@ def _doubles(b: list[int], d: int) -> _Found:
             _keep(b, path, found, best)
 
     search(0, left)
-    return found
+    if plain:
+        return [(None, path) for path in plain]
+    return list(found.items())
+
+
+def _played(origin: Position, path: tuple[int, ...]) -> tuple[int, ...]:
+    """The board key that ``path`` (source, dest, hit triples) reaches from ``origin``."""
+    b = [origin.bar[1], *origin.points, origin.bar[0], origin.off[0]]
+    for i in range(0, len(path), 3):
+        source, dest = path[i], path[i + 1]
+        b[source] -= 1
+        if dest == OFF:
+            b[26] += 1
+        elif b[dest] == -1:
+            b[dest] = 1
+            b[0] += 1
+        else:
+            b[dest] += 1
+    return tuple(b)
 
 
 def _keep(b: list[int], path: list[int], found: _Found, best: list[int]) -> None:
