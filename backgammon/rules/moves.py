@@ -269,6 +269,10 @@ def _doubles(b: list[int], d: int) -> list[tuple[tuple[int, ...] | None, tuple[i
     can_bear_off = homecoming < 4
     sources = [p for p in range(24, 0, -1) if (can_bear_off if p <= d else b[p - d] >= -1)]
     unique = not can_bear_off
+    if unique and left == 4:
+        paths = _four_steps(b, d, sources)
+        if paths:
+            return [(None, path) for path in paths]
     plain: list[tuple[int, ...]] = []
 
     def search(start: int, left: int) -> None:
@@ -330,6 +334,54 @@ def _doubles(b: list[int], d: int) -> list[tuple[tuple[int, ...] | None, tuple[i
     if plain:
         return [(None, path) for path in plain]
     return list(found.items())
+
+
+def _four_steps(b: list[int], d: int, sources: list[int]) -> list[tuple[int, ...]]:
+    """Every four-step play of a double when no checker can bear off: four nested loops.
+
+    Sources are taken in non-increasing order, so each list of steps is new and
+    reaches a board of its own; the boards themselves are built only when asked
+    for (``Play.position``). An empty list means no play uses all four steps,
+    and the general search then finds the longest ones.
+    """
+    plays: list[tuple[int, ...]] = []
+    count = len(sources)
+    for i1 in range(count):
+        p1 = sources[i1]
+        if b[p1] <= 0:
+            continue
+        q1 = p1 - d
+        h1 = b[q1] == -1
+        b[p1] -= 1
+        b[q1] = 1 if h1 else b[q1] + 1
+        for i2 in range(i1, count):
+            p2 = sources[i2]
+            if b[p2] <= 0:
+                continue
+            q2 = p2 - d
+            h2 = b[q2] == -1
+            b[p2] -= 1
+            b[q2] = 1 if h2 else b[q2] + 1
+            for i3 in range(i2, count):
+                p3 = sources[i3]
+                if b[p3] <= 0:
+                    continue
+                q3 = p3 - d
+                h3 = b[q3] == -1
+                b[p3] -= 1
+                b[q3] = 1 if h3 else b[q3] + 1
+                for i4 in range(i3, count):
+                    p4 = sources[i4]
+                    if b[p4] > 0:
+                        q4 = p4 - d
+                        plays.append((p1, q1, h1, p2, q2, h2, p3, q3, h3, p4, q4, b[q4] == -1))
+                b[p3] += 1
+                b[q3] = -1 if h3 else b[q3] - 1
+            b[p2] += 1
+            b[q2] = -1 if h2 else b[q2] - 1
+        b[p1] += 1
+        b[q1] = -1 if h1 else b[q1] - 1
+    return plays
 
 
 def _played(origin: Position, path: tuple[int, ...]) -> tuple[int, ...]:
