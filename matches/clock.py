@@ -7,8 +7,8 @@ concurrent runs never act twice:
 - :func:`games_expire_overdue` picks overdue games with
   ``SELECT … FOR UPDATE SKIP LOCKED`` in small batches (the partial index
   ``game_active_deadline`` keeps the cost proportional to the overdue games) and
-  ends each through :func:`matches.services.game_time_out`, which re-checks the
-  deadline under the lock.
+  ends each through :func:`matches.services.game_time_out_locked`, which re-checks
+  the deadline under the lock.
 - :func:`challenges_expire` is one conditional UPDATE.
 - :func:`players_remind` claims each warning by inserting a unique
   :class:`~matches.models.TimeoutWarning` row.
@@ -31,7 +31,7 @@ from . import timecontrol
 from .errors import InvalidAction
 from .models import Challenge, Game, Match, Notification, TimeoutWarning, Vacation
 from .notifications import notify
-from .services import game_time_out
+from .services import game_time_out_locked
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,14 @@ def overdue_games(now: datetime) -> QuerySet[Game]:
 
 
 def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
-    """End every overdue game on time. Returns how many this run ended."""
+    """End every overdue game on time. Returns how many this run ended.
+
+    Each batch is one transaction: one query claims up to ``batch`` games
+    (``FOR UPDATE SKIP LOCKED``: another run takes other games), one more locks their
+    matches (in id order) and reads them with both players, and each game is then ended
+    by :func:`~matches.services.game_time_out_locked` in its own savepoint, so a failure
+    rolls back that game only.
+    """
     ended = 0
     skip: set[int] = set()
     while True:
@@ -55,17 +62,26 @@ def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
             picked = overdue_games(now).exclude(pk__in=skip).order_by("deadline_at")
             if connection.features.has_select_for_update_skip_locked:
                 picked = picked.select_for_update(skip_locked=True, of=("self",))
-            ids = list(picked.values_list("pk", flat=True)[:batch])
-            if not ids:
+            games = list(picked[:batch])
+            if not games:
                 return ended
-            for game_id in ids:
-                try:  # game_time_out is atomic: a failure rolls back its savepoint only
-                    done = game_time_out(game_id=game_id, now=now)
+            matches = {
+                match.pk: match
+                for match in Match.objects.select_for_update(of=("self",))
+                .select_related("white", "black")
+                .filter(pk__in={game.match_id for game in games})
+                .order_by("pk")
+            }
+            for game in games:
+                game.match = matches[game.match_id]
+                try:
+                    with transaction.atomic():  # a failure rolls back this game's savepoint
+                        done = game_time_out_locked(game=game, now=now)
                 except Exception:
-                    log.exception("could not expire game %s", game_id)
+                    log.exception("could not expire game %s", game.pk)
                     done = None
                 if done is None:
-                    skip.add(game_id)
+                    skip.add(game.pk)
                 else:
                     ended += 1
 

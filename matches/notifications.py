@@ -71,13 +71,45 @@ def notify(
     payload: dict[str, Any] | None = None,
 ) -> Notification:
     """Write one notification row in the current transaction; deliver it after commit."""
+    row = _notification(
+        recipient=recipient,
+        kind=kind,
+        now=now,
+        game=game,
+        match=match,
+        challenge=challenge,
+        payload=payload,
+    )
+    row.save(force_insert=True)
+    _enqueue_on_commit([row])
+    return row
+
+
+def notify_many(items: Iterable[dict[str, Any]], *, now: datetime) -> list[Notification]:
+    """:func:`notify` for several rows at once (each item its keyword arguments but ``now``):
+    one ``INSERT`` for all of them."""
+    rows = Notification.objects.bulk_create([_notification(now=now, **item) for item in items])
+    _enqueue_on_commit(rows)
+    return rows
+
+
+def _notification(
+    *,
+    recipient: User,
+    kind: str,
+    now: datetime,
+    game: Game | None = None,
+    match: Match | None = None,
+    challenge: Challenge | None = None,
+    payload: dict[str, Any] | None = None,
+) -> Notification:
     delivery = {
         User.Notify.EVERY: Delivery.EMAIL,
         User.Notify.DIGEST: Delivery.DIGEST,
     }.get(recipient.notify, Delivery.NONE)
     if not recipient.email:
         delivery = Delivery.NONE
-    row = Notification.objects.create(
+    return Notification(
         recipient=recipient,
         kind=kind,
         game=game,
@@ -89,10 +121,14 @@ def notify(
         next_attempt_at=now + SWEEP_GRACE,
         created_at=now,
     )
-    if delivery == Delivery.EMAIL:
-        row_id = row.pk
-        transaction.on_commit(lambda: enqueue(row_id), robust=True)
-    return row
+
+
+def _enqueue_on_commit(rows: Iterable[Notification]) -> None:
+    """After the commit, one delivery task per e-mail row (never raises, see :func:`enqueue`)."""
+    for row in rows:
+        if row.delivery == Delivery.EMAIL:
+            row_id = row.pk
+            transaction.on_commit(lambda row_id=row_id: enqueue(row_id), robust=True)
 
 
 def enqueue(notification_id: int, countdown: float | None = None) -> bool:

@@ -38,7 +38,7 @@ from backgammon.rules.match import MatchLengthError
 from . import timecontrol
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
-from .notifications import notify
+from .notifications import notify, notify_many
 from .signals import dice_rolled, game_finished, match_cancelled, match_finished
 
 #: The dice every service uses; tests swap in ``FixedDice``.
@@ -238,21 +238,29 @@ def _player_id(match: Match, color: Color) -> int:
     return match.white_id if color == Color.WHITE else match.black_id
 
 
-def _charge_clock(game: Game, now: datetime) -> None:
-    """The player on turn acts at ``now``: an overrun of their move time comes off their bank."""
+def _charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
+    """The player on turn acts at ``now``: an overrun of their move time comes off their bank.
+
+    ``save=False`` only sets the bank on the match, for a caller that saves the match next.
+    """
     match = game.match
     color = game.turn_color
     bank = timecontrol.bank_of(match, color)
     if game.deadline_at is None or not bank:
         return
-    left = timecontrol.bank_after_turn(
-        bank=bank,
-        deadline_at=game.deadline_at,
-        now=now,
-        away=timecontrol.away_intervals(_player_id(match, color), now),
-    )
+    if game.deadline_at <= now:  # out of time: the bank is spent, whatever the vacations
+        left = timecontrol.ZERO
+    else:
+        left = timecontrol.bank_after_turn(
+            bank=bank,
+            deadline_at=game.deadline_at,
+            now=now,
+            away=timecontrol.away_intervals(_player_id(match, color), now),
+        )
     if left != bank:
-        match.save(update_fields=[timecontrol.set_bank(match, color, left)])
+        field = timecontrol.set_bank(match, color, left)
+        if save:
+            match.save(update_fields=[field])
 
 
 def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
@@ -271,9 +279,16 @@ def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> No
     )
 
 
-def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+def _event(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    """The game's next record row, not saved yet (the ply advances now)."""
     game.ply += 1
-    return GameEvent.objects.create(game=game, ply=game.ply, kind=kind, created_at=now, **fields)
+    return GameEvent(game=game, ply=game.ply, kind=kind, created_at=now, **fields)
+
+
+def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    event = _event(game, kind, now, **fields)
+    event.save(force_insert=True)
+    return event
 
 
 def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) -> Game:
@@ -592,11 +607,22 @@ def match_answer_draw(
 
 
 def _finish_game(
-    game: Game, state: MatchState, outcome: Outcome, now: datetime, *, ends_match: bool = False
+    game: Game,
+    state: MatchState,
+    outcome: Outcome,
+    now: datetime,
+    *,
+    ends_match: bool = False,
+    events: list[GameEvent] | None = None,
 ) -> None:
-    """Score the game, advance the match, and start the next game unless the match is over."""
+    """Score the game, advance the match, and start the next game unless the match is over.
+
+    ``events``: record rows of the game not saved yet (from :func:`_event`); they are
+    inserted with the win event in one statement.
+    """
     match = game.match
-    _charge_clock(game, now)
+    events = list(events or [])
+    _charge_clock(game, now, save=False)  # the match is saved below, whatever happens
     game.state = Game.State.FINISHED
     game.winner = None if outcome.winner is None else int(outcome.winner)
     game.termination = outcome.termination.value
@@ -605,7 +631,11 @@ def _finish_game(
     game.deadline_at = None
     game.die1 = game.die2 = None
     if outcome.winner is not None:
-        _append(game, GameEvent.Kind.WIN, now, color=int(outcome.winner), value=outcome.points)
+        events.append(
+            _event(game, GameEvent.Kind.WIN, now, color=int(outcome.winner), value=outcome.points)
+        )
+    if events:
+        GameEvent.objects.bulk_create(events)
     after = state.after_game(outcome)
     match.score_white, match.score_black = after.score
     match.crawford_played = after.post_crawford or match.crawford_played
@@ -628,7 +658,9 @@ def _finish_game(
         match_finished.send(sender=Match, match=match, now=now)
         return
     match.save()
-    _start_game(match, number=game.number + 1, state=after, now=now)
+    new_game = _start_game(match, number=game.number + 1, state=after, now=now)
+    # The next game starts on its own: tell whoever must act first (as after every move).
+    _notify_turn(new_game, now)
 
 
 def _notify_end(game: Game, outcome: Outcome, now: datetime, *, match_over: bool) -> None:
@@ -638,19 +670,23 @@ def _notify_end(game: Game, outcome: Outcome, now: datetime, *, match_over: bool
         kind = Notification.Kind.TIME_OUT
     else:
         kind = Notification.Kind.MATCH_OVER if match_over else Notification.Kind.GAME_OVER
-    for color in (Color.WHITE, Color.BLACK):
-        notify(
-            recipient=match.player(color),
-            kind=kind,
-            now=now,
-            game=game,
-            payload={
-                "opponent": match.player(color.other).public_name,
-                "won": None if outcome.winner is None else outcome.winner == color,
-                "points": outcome.points,
-                "match_over": match_over,
-            },
-        )
+    notify_many(
+        [
+            {
+                "recipient": match.player(color),
+                "kind": kind,
+                "game": game,
+                "payload": {
+                    "opponent": match.player(color.other).public_name,
+                    "won": None if outcome.winner is None else outcome.winner == color,
+                    "points": outcome.points,
+                    "match_over": match_over,
+                },
+            }
+            for color in (Color.WHITE, Color.BLACK)
+        ],
+        now=now,
+    )
 
 
 @transaction.atomic
@@ -667,9 +703,18 @@ def game_time_out(*, game_id: int, now: datetime) -> Game | None:
         .filter(pk=game_id)
         .first()
     )
+    if game is None:
+        return None
+    return game_time_out_locked(game=game, now=now)
+
+
+@transaction.atomic(savepoint=False)
+def game_time_out_locked(*, game: Game, now: datetime) -> Game | None:
+    """:func:`game_time_out` for a game the caller has read with its match (and the match's
+    players) in this transaction, both rows locked: ``matches.clock`` claims them in batches.
+    """
     if (
-        game is None
-        or game.is_finished
+        game.is_finished
         or game.match.status != Match.Status.PLAYING
         or game.deadline_at is None
         or game.deadline_at > now
@@ -677,10 +722,10 @@ def game_time_out(*, game_id: int, now: datetime) -> Game | None:
         return None
     loser = game.turn_color
     state = _state_of(game.match, game)
-    _append(game, GameEvent.Kind.TIMEOUT, now, color=int(loser))
+    timeout = _event(game, GameEvent.Kind.TIMEOUT, now, color=int(loser))
     outcome = state.outcome_for_timeout(loser)
-    _finish_game(game, state, outcome, now, ends_match=not game.match.is_money)
-    return _save(game, now)
+    _finish_game(game, state, outcome, now, ends_match=not game.match.is_money, events=[timeout])
+    return game  # _finish_game saved it, updated_at = now
 
 
 # --------------------------------------------------------------------------- moderation

@@ -2,23 +2,24 @@
 
 Every function here runs inside the caller's transaction (the one that ended the
 game or threw the dice), so the counters commit or roll back with the game.
-Increments are ``UPDATE … SET count = count + 1``: the database serialises
-concurrent increments of one row, so none is lost. A missing row is created with
-``get_or_create``, which on a unique-constraint race waits for the other
-transaction and then finds its row.
+Increments are batched upserts (:func:`bump`): ``INSERT … ON CONFLICT … DO UPDATE
+SET count = count + EXCLUDED.count``. The database serialises concurrent increments
+of one row, so none is lost, and creates a missing row in the same statement
+(a concurrent insert of the same key is waited for, then updated), so no savepoint
+or retry is needed.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import connection, transaction
 
 from matches.models import Game, Match
 
-from .maths import fibs_rating_change
+from .maths import INITIAL_EXPERIENCE, INITIAL_RATING, fibs_rating_change
 from .models import Counter, PlayerStats, RatingHistory
 
 #: Writing ``last_active_at`` at most this often keeps a roll to a cheap no-op update.
@@ -39,37 +40,114 @@ GAME_TERMINATIONS = (
 )
 
 
+def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
+    """Add each ``(player_id, key, delta)`` to its counter, creating missing ones: no savepoint.
+
+    One ``INSERT … ON CONFLICT … DO UPDATE SET count = count + EXCLUDED.count`` for the
+    site's counters and one for the players' (each kind has its own partial unique index,
+    and a statement names one conflict target), so a batch costs at most two statements
+    (PostgreSQL, and SQLite 3.24 or later). Deltas of the same key are summed first, and
+    the rows go in key order (site before players, then by player and key): transactions
+    that bump overlapping counters lock them in the same order and cannot deadlock on
+    them. The upsert takes the row lock of a counter that exists and, for one that does
+    not, waits on a concurrent insert of the same key and then updates it, so no count is
+    lost and no unique-violation error is raised.
+    """
+    totals: dict[tuple[int | None, str], int] = defaultdict(int)
+    for player_id, key, delta in rows:
+        totals[(player_id, key)] += delta
+    site = sorted((key, delta) for (player_id, key), delta in totals.items() if player_id is None)
+    players = sorted(
+        (player_id, key, delta)
+        for (player_id, key), delta in totals.items()
+        if player_id is not None
+    )
+    table = connection.ops.quote_name(Counter._meta.db_table)
+    update = f"DO UPDATE SET count = {table}.count + EXCLUDED.count"
+    with connection.cursor() as cursor:
+        if site:
+            cursor.execute(
+                f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
+                + ", ".join(["(NULL, %s, %s)"] * len(site))
+                + f" ON CONFLICT (key) WHERE player_id IS NULL {update}",
+                [value for row in site for value in row],
+            )
+        if players:
+            cursor.execute(
+                f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
+                + ", ".join(["(%s, %s, %s)"] * len(players))
+                + f" ON CONFLICT (player_id, key) WHERE player_id IS NOT NULL {update}",
+                [value for row in players for value in row],
+            )
+
+
 def counter_add(*, key: str, player_id: int | None = None, amount: int = 1) -> None:
     """Add ``amount`` to one counter, creating it at zero on first use."""
-    rows = Counter.objects.filter(key=key, player_id=player_id)
-    if rows.update(count=F("count") + amount):
-        return
-    Counter.objects.get_or_create(key=key, player_id=player_id, defaults={"count": 0})
-    rows.update(count=F("count") + amount)
+    bump([(player_id, key, amount)])
 
 
 def counters_add(keys: Iterable[tuple[int | None, str]], *, amount: int = 1) -> None:
-    """Add ``amount`` (one) to each ``(player_id, key)``, in a fixed order to avoid deadlocks."""
-    for player_id, key in sorted(keys, key=lambda item: (item[0] or 0, item[1])):
-        counter_add(key=key, player_id=player_id, amount=amount)
+    """Add ``amount`` (one) to each ``(player_id, key)`` (see :func:`bump` for the order)."""
+    bump((player_id, key, amount) for player_id, key in keys)
+
+
+def player_stats_rows(player_ids: Iterable[int], *, lock: bool = False) -> dict[int, PlayerStats]:
+    """The players' stats rows by player id, created with the starting rating on first use.
+
+    One query when the rows exist (a second, ``INSERT … ON CONFLICT DO NOTHING``, and a
+    re-read when some do not). Locked rows are locked in id order (``ORDER BY``).
+    """
+    ids = sorted(set(player_ids))
+
+    def read() -> dict[int, PlayerStats]:
+        rows = PlayerStats.objects.filter(player_id__in=ids).order_by("player_id")
+        return {row.player_id: row for row in (rows.select_for_update() if lock else rows)}
+
+    found = read()
+    if len(found) < len(ids):
+        PlayerStats.objects.bulk_create(
+            [PlayerStats(player_id=pid) for pid in ids if pid not in found],
+            ignore_conflicts=True,
+        )
+        found = read()
+    return found
 
 
 def player_stats_row(player_id: int, *, lock: bool = False) -> PlayerStats:
     """The player's stats row, created with the starting rating on first use."""
-    PlayerStats.objects.get_or_create(player_id=player_id)
-    rows = PlayerStats.objects.filter(player_id=player_id)
-    return (rows.select_for_update() if lock else rows).get()
+    return player_stats_rows([player_id], lock=lock)[player_id]
+
+
+def players_mark_active(*, player_ids: Iterable[int], now: datetime) -> None:
+    """Record that the players took part in play at ``now`` (for "active players").
+
+    One statement: ``INSERT … ON CONFLICT (player_id) DO UPDATE`` of ``last_active_at``
+    when it is older than :data:`ACTIVITY_RESOLUTION` (or unset), in player id order.
+    A new row gets the model's starting rating and experience.
+    """
+    ids = sorted(set(player_ids))
+    if not ids:
+        return
+    table = connection.ops.quote_name(PlayerStats._meta.db_table)
+    columns = "player_id, rating, best_rating, experience, rated_matches, last_active_at"
+    at = connection.ops.adapt_datetimefield_value(now)
+    recent = connection.ops.adapt_datetimefield_value(now - ACTIVITY_RESOLUTION)
+    values: list[object] = []
+    for pid in ids:
+        values += [pid, INITIAL_RATING, INITIAL_RATING, INITIAL_EXPERIENCE, 0, at]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
+            + ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(ids))
+            + " ON CONFLICT (player_id) DO UPDATE SET last_active_at = EXCLUDED.last_active_at"
+            + f" WHERE {table}.last_active_at IS NULL OR {table}.last_active_at < %s",
+            [*values, recent],
+        )
 
 
 def player_mark_active(*, player_id: int, now: datetime) -> None:
     """Record that ``player`` took part in play at ``now`` (for "active players")."""
-    recent = now - ACTIVITY_RESOLUTION
-    if PlayerStats.objects.filter(
-        Q(last_active_at__isnull=True) | Q(last_active_at__lt=recent), player_id=player_id
-    ).update(last_active_at=now):
-        return
-    if not PlayerStats.objects.filter(player_id=player_id).exists():
-        PlayerStats.objects.get_or_create(player_id=player_id, defaults={"last_active_at": now})
+    players_mark_active(player_ids=[player_id], now=now)
 
 
 # --------------------------------------------------------------------------- results
@@ -131,8 +209,7 @@ def stats_game_finished(*, game: Game, now: datetime) -> None:
             termination=game.termination,
         )
     )
-    for player_id in (match.white_id, match.black_id):
-        player_mark_active(player_id=player_id, now=now)
+    players_mark_active(player_ids=(match.white_id, match.black_id), now=now)
 
 
 def stats_match_cancelled(*, match: Match, now: datetime) -> None:
@@ -143,20 +220,20 @@ def stats_match_cancelled(*, match: Match, now: datetime) -> None:
     stay counted: they were thrown. Ratings never saw the match.
     """
     games = Game.objects.filter(match=match, state=Game.State.FINISHED).order_by("number")
+    rows: list[tuple[int | None, str, int]] = []
     for game in games:
         result = game_result(game)
         if result is None:
             continue
-        counters_add(
-            game_counter_keys(
-                variant=match.variant,
-                white_id=match.white_id,
-                black_id=match.black_id,
-                result=result,
-                termination=game.termination,
-            ),
-            amount=-1,
+        keys = game_counter_keys(
+            variant=match.variant,
+            white_id=match.white_id,
+            black_id=match.black_id,
+            result=result,
+            termination=game.termination,
         )
+        rows += [(player_id, key, -1) for player_id, key in keys]
+    bump(rows)
 
 
 def stats_match_finished(*, match: Match, now: datetime) -> None:
@@ -187,23 +264,23 @@ def is_rated(match: Match) -> bool:
     return match.rated and not match.is_money
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def ratings_apply(*, match: Match, now: datetime) -> None:
     """Apply the FIBS rating change of a finished, rated match to both players.
 
     A rated draw counts towards each player's number of rated matches (the
     leaderboard's threshold) but changes neither rating nor experience. Both rows
-    are locked in id order, so two matches finishing at once between overlapping
-    players cannot deadlock and each sees the other's result.
+    are read and locked in one query, in id order, so two matches finishing at once
+    between overlapping players cannot deadlock and each sees the other's result;
+    both are written in one ``UPDATE`` and the history in one ``INSERT``.
     """
     if not is_rated(match) or match.result not in GAME_RESULTS:
         return
-    first, second = sorted((match.white_id, match.black_id))
-    rows = {first: player_stats_row(first, lock=True), second: player_stats_row(second, lock=True)}
+    rows = player_stats_rows((match.white_id, match.black_id), lock=True)
     if match.result == "draw":
         for row in rows.values():
             row.rated_matches += 1
-            row.save(update_fields=["rated_matches"])
+        PlayerStats.objects.bulk_update(list(rows.values()), ["rated_matches"])
         return
     winner_id, loser_id = (
         (match.white_id, match.black_id)
@@ -218,20 +295,26 @@ def ratings_apply(*, match: Match, now: datetime) -> None:
         loser_experience=loser.experience,
         length=match.length,
     )
+    history = []
     for row, delta in ((winner, change.gain), (loser, -change.loss)):
         row.rating += delta
         row.best_rating = max(row.best_rating, row.rating)
         row.experience += match.length
         row.rated_matches += 1
-        row.save(update_fields=["rating", "best_rating", "experience", "rated_matches"])
-        RatingHistory.objects.create(
-            player_id=row.player_id,
-            match=match,
-            rating=row.rating,
-            experience=row.experience,
-            change=delta,
-            at=now,
+        history.append(
+            RatingHistory(
+                player_id=row.player_id,
+                match=match,
+                rating=row.rating,
+                experience=row.experience,
+                change=delta,
+                at=now,
+            )
         )
+    PlayerStats.objects.bulk_update(
+        [winner, loser], ["rating", "best_rating", "experience", "rated_matches"]
+    )
+    RatingHistory.objects.bulk_create(history)
 
 
 # --------------------------------------------------------------------------- dice
@@ -262,8 +345,7 @@ def stats_dice_rolled(
                 (match.black_id, f"opening:{die2}"),
             ]
         )
-        for player_id in (match.white_id, match.black_id):
-            player_mark_active(player_id=player_id, now=now)
+        players_mark_active(player_ids=(match.white_id, match.black_id), now=now)
         return
     player_id = match.white_id if color == 0 else match.black_id
     key = roll_key(die1, die2)
