@@ -4,6 +4,7 @@
     .venv/bin/python bench/api_moves.py [--games 2000] [--clients 32] [--seconds 20]
         [--warmup 3] [--workers 2*cores] [--profile] [--keep-db]
         [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db backgammon_bench]
+        [--redis-url redis://127.0.0.1:6379/9]
 
 1. Drops and re-creates its own PostgreSQL database (``backgammon_bench``; never the
    development or test database) and migrates it.
@@ -15,9 +16,12 @@
    next game begins).
 3. Counts the SQL statements of a few moves in-process (test Client, same settings).
 4. Starts gunicorn (``--workers`` sync workers, ``DJANGO_ENV=production``, DEBUG off,
-   e-mail to the ``dummy:`` backend, no Redis so notification e-mails are rendered
-   eagerly in the request, as the site runs without a broker) with
-   ``bench.bare_settings``: the project's settings and URLs plus ``/bench/bare-move/<id>``.
+   e-mail to the ``dummy:`` backend, ``REDIS_URL`` set to ``--redis-url``, a spare Redis
+   database, as production runs: the cache is Redis, and each notification e-mail is
+   enqueued to Redis after the commit; no worker runs, so the enqueueing is the
+   request's whole cost of it) with ``bench.bare_settings``: the project's settings and
+   URLs plus ``/bench/bare-move/<id>``. That Redis database must be empty at the start;
+   it is flushed at the end.
 5. Full phase: ``--clients`` threads, each owning its share of the games and both
    players' tokens, loop over their games: pick a random legal play from the position
    and dice of the last response (``backgammon.rules.legal_plays``) and
@@ -82,11 +86,26 @@ def drop_database(admin_url: str, name: str) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def bench_environment(database_url: str) -> dict[str, str]:
+def redis_database(url: str) -> Any:
+    """The spare Redis database of the run (cache and Celery broker); it must be empty."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = client.dbsize()
+    if keys:
+        raise SystemExit(
+            f"{url} holds {keys} keys: give --redis-url a spare, empty database "
+            "(this bench flushes it at the end)"
+        )
+    return client
+
+
+def bench_environment(database_url: str, redis_url: str) -> dict[str, str]:
     """The environment of the gunicorn server (and of this process's Django)."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DEBUG"}}
     env.update(
         DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
         DJANGO_SETTINGS_MODULE="bench.bare_settings",
         DJANGO_ENV="production",
         DEBUG="false",
@@ -507,10 +526,15 @@ def main() -> None:
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--db", default="backgammon_bench")
     parser.add_argument(
+        "--redis-url",
+        default="redis://127.0.0.1:6379/9",
+        help="a spare, empty Redis database: the cache and the Celery broker (flushed at the end)",
+    )
+    parser.add_argument(
         "--notify",
         choices=["every", "digest", "none"],
         default="every",
-        help="every player's e-mail preference (every: one e-mail per move, sent in-process)",
+        help="every player's e-mail preference (every: one e-mail enqueued per move)",
     )
     parser.add_argument("--profile", action="store_true", help="cProfile in-process moves")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
@@ -520,12 +544,11 @@ def main() -> None:
     if args.games < args.clients:
         raise SystemExit("--games must be at least --clients")
 
+    redis_client = redis_database(args.redis_url)
     database_url = recreate_database(args.admin_url, args.db)
-    env = bench_environment(database_url)
+    env = bench_environment(database_url, args.redis_url)
+    os.environ.pop("DEBUG", None)
     os.environ.update(env)
-    for name in ("REDIS_URL", "DEBUG"):
-        os.environ.pop(name, None)
-    os.environ["DEBUG"] = "false"
     import django
 
     django.setup()
@@ -591,10 +614,13 @@ def main() -> None:
                 server.kill()
                 server.wait()
         connection.close()
+        queued = redis_client.llen("email")
+        redis_client.flushdb()
         if not args.keep_db:
             drop_database(args.admin_url, args.db)
 
     print()
+    print(f"Redis {args.redis_url}: {queued:,} tasks left queued (no worker ran), flushed")
     print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
     print(
         f"  {profile['queries']:g} SQL statements per move (max {profile['queries_max']}), "
