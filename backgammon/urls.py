@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("api/", include("accounts.api_urls")),
     path("", include("matches.notification_urls")),  # /notifications/ (issue 4)
+    path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
+
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
 from backgammon.rules import Play, RulesError, legal_plays, parse_play
 
 from .errors import from_rules_error
-from .models import Challenge, Game, Match
+from .models import Challenge, Game, Match, Vacation
 from .services import match_state
 
 
@@ -102,3 +105,11 @@ def game_preview_play(game: Game, play_text: str) -> Play:
         return parse_play(game.position(), game.dice or (0, 0), play_text)
     except RulesError as error:
         raise from_rules_error(error) from None
+
+
+def vacations_current(user_ids: Iterable[int], now: datetime) -> dict[int, Vacation]:
+    """The vacation each of ``user_ids`` is on at ``now`` (players away only), one query."""
+    rows = Vacation.objects.filter(
+        user_id__in=set(user_ids), starts_at__lte=now, ends_at__gt=now
+    ).order_by("ends_at")
+    return {v.user_id: v for v in rows}  # the latest end wins

@@ -8,6 +8,7 @@ player on the page they were on, with the HTTP status it carries.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -29,7 +30,7 @@ from .board_svg import board_geometry, board_svg
 from .errors import ServiceError
 from .forms import ChallengeForm, GameActionForm
 from .message_views import game_messages_context
-from .models import Game, GameEvent, Match
+from .models import Game, GameEvent, Match, Vacation
 from .replay import ReplayError, replay_events
 
 SWAP_DICE = "matches.swap_dice"
@@ -50,6 +51,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     awaiting = list(selectors.games_awaiting(user))
     waiting_ids = {game.pk for game in awaiting}
     others = [game for game in selectors.games_of(user) if game.pk not in waiting_ids]
+    # Opponents on turn who are on vacation: the row says until when they are away.
+    away = selectors.vacations_current(
+        (g.match.player(g.turn_color).pk for g in others if not g.is_finished), timezone.now()
+    )
     challenges = [
         c
         for c in selectors.challenges_open_to(user).filter(opponent=user)
@@ -60,7 +65,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "matches/dashboard.html",
         {
             "awaiting": [_game_row(game, user) for game in awaiting],
-            "others": [_game_row(game, user) for game in others],
+            "others": [_game_row(game, user, away) for game in others],
             "challenges": challenges,
         },
     )
@@ -84,9 +89,10 @@ class GameRow:
     my_score: int
     their_score: int
     todo: str
+    away_until: datetime | None = None
 
 
-def _game_row(game: Game, user: User) -> GameRow:
+def _game_row(game: Game, user: User, away: dict[int, Vacation] | None = None) -> GameRow:
     match = game.match
     color = match.color_of(user)
     assert color is not None
@@ -99,7 +105,16 @@ def _game_row(game: Game, user: User) -> GameRow:
         my_score=match.score[color],
         their_score=match.score[color.other],
         todo=_todo(game, color),
+        away_until=_away_until(game, away or {}),
     )
+
+
+def _away_until(game: Game, away: dict[int, Vacation]) -> datetime | None:
+    """When the player on turn comes back from vacation (their clock runs again), if away."""
+    if game.is_finished:
+        return None
+    vacation = away.get(game.match.player(game.turn_color).pk)
+    return vacation.ends_at if vacation else None
 
 
 def _todo(game: Game, color: Color) -> str:
@@ -325,6 +340,8 @@ def _render_game(
     awaiting_elsewhere = 0
     if color is not None:
         awaiting_elsewhere = selectors.games_awaiting(_user(request)).exclude(pk=game.pk).count()
+    on_turn = match.player(game.turn_color)
+    away = {} if game.is_finished else selectors.vacations_current([on_turn.pk], timezone.now())
     play_value = ""
     if form is not None and form.is_bound and error is not None:
         play_value = form.data.get("play", "")
@@ -351,6 +368,8 @@ def _render_game(
         "record": _record(events, match),
         "status_line": _status_line(game),
         "awaiting_elsewhere": awaiting_elsewhere,
+        "away_until": _away_until(game, away),
+        "away_player": on_turn,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
         **game_messages_context(game, user),
     }
