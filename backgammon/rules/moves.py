@@ -142,7 +142,9 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     d1, d2 = dice[0], dice[1]
     points = position.points
     board = [position.bar[1], *points, position.bar[0], position.off[0]]
-    if d1 != d2 and not board[25]:
+    if d1 != d2 and board[25]:
+        return [Play(position, key, path) for key, path in _from_bar(board, d1, d2).items()]
+    if d1 != d2:
         outside = 0
         for n in points[6:]:
             if n > 0:
@@ -411,6 +413,60 @@ def _keep(b: list[int], path: list[int], found: _Found, best: list[int]) -> None
     key = tuple(b)
     if key not in found:
         found[key] = tuple(path)
+
+
+def _from_bar(b: list[int], a: int, c: int) -> _Found:
+    """Two different dice with a checker on the bar: enter first, one die per checker.
+
+    An entered checker stands on 19 to 24, outside home, so no bear-off can
+    arise and the second die is a plain single step.
+    """
+    found: _Found = {}
+    if b[BAR] >= 2:
+        for x, y in ((a, c), (c, a)):
+            qx, qy = BAR - x, BAR - y
+            if b[qx] >= -1 and b[qy] >= -1:
+                hx, hy = b[qx] == -1, b[qy] == -1
+                r = b[:]
+                r[BAR] -= 2
+                r[0] += hx + hy
+                r[qx] = 1 if hx else r[qx] + 1
+                r[qy] = 1 if hy else r[qy] + 1
+                return {tuple(r): (BAR, qx, hx, BAR, qy, hy)}
+    singles: dict[int, _Found] = {a: {}, c: {}}
+    for x, y in ((a, c), (c, a)):
+        qx = BAR - x
+        if b[qx] < -1:
+            continue
+        hx = b[qx] == -1
+        r = b[:]
+        r[BAR] -= 1
+        if hx:
+            r[qx] = 1
+            r[0] += 1
+        else:
+            r[qx] += 1
+        singles[x][tuple(r)] = (BAR, qx, hx)
+        if b[BAR] >= 2:
+            continue
+        for p in range(24, y, -1):
+            if r[p] <= 0 or r[p - y] < -1:
+                continue
+            q = p - y
+            s = r[:]
+            s[p] -= 1
+            hy = s[q] == -1
+            if hy:
+                s[q] = 1
+                s[0] += 1
+            else:
+                s[q] += 1
+            key = tuple(s)
+            if key not in found:
+                found[key] = (BAR, qx, hx, p, q, hy)
+    if found:
+        return found
+    return singles[max(a, c)] or singles[min(a, c)]
 
 
 def _save(board: list[int], path: list[int], pips: int, found: _Found, best: list[int]) -> None:
