@@ -13,10 +13,10 @@ schema). Every ``--overdue-every``-th game has a deadline in the past. Then it:
   ``game_active_deadline``);
 - times a sweep with nothing overdue (``now`` before every deadline; median of 21);
 - times one sweep that ends the overdue games (10,000 at the defaults), each through
-  ``game_time_out`` as in production: the time-out event, scoring, the match end,
-  the signals (stats counters) and the two notification rows per game. Enqueueing
-  the e-mail tasks after each commit is replaced by a counter (in production it is
-  one Redis push per row, after the commit);
+  ``game_time_out_locked`` (``game_time_out`` once locked) as in production: the
+  time-out event, scoring, the match end, the signals (stats counters) and the two
+  notification rows per game. Enqueueing the e-mail tasks after each commit is
+  replaced by a counter (in production it is one Redis push per row, after the commit);
 - times the sweep again once nothing is left overdue.
 
 Targets: the empty sweep under 50 ms; the sweep of 10,000 overdue games under 10 s.
