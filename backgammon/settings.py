@@ -71,12 +71,11 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
+    "matches",
+    "stats",
+    # After the apps it moderates: its admin.py replaces the User admin and adds the matches'.
+    "moderation",
 ]
-# The domain apps are being written alongside this file: each is installed as soon as
-# its apps.py exists. Once both exist this can become a plain list entry.
-INSTALLED_APPS += [app for app in ("matches", "stats") if (BASE_DIR / app / "apps.py").exists()]
-# After the apps it moderates: its admin.py replaces the User admin and adds the matches'.
-INSTALLED_APPS += ["moderation"]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
@@ -23,14 +22,8 @@ urlpatterns = [
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
+    path("", include("matches.urls")),
+    path("api/", include("matches.api_urls")),
+    path("", include("stats.urls")),
+    path("api/", include("stats.api_urls")),
 ]
-
-# Each domain app contributes `urls.py` (web pages, at the root) and `api_urls.py`
-# (under /api/) once it exists; see INSTALLED_APPS in settings.
-for _app in ("matches", "stats"):
-    if _app in settings.INSTALLED_APPS:
-        _dir = settings.BASE_DIR / _app
-        if (_dir / "urls.py").exists():
-            urlpatterns.append(path("", include(f"{_app}.urls")))
-        if (_dir / "api_urls.py").exists():
-            urlpatterns.append(path("api/", include(f"{_app}.api_urls")))
