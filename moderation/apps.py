@@ -6,3 +6,6 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "moderation"
     verbose_name = _("Moderation")
+
+    def ready(self) -> None:
+        from . import schema  # noqa: F401  (registers the OpenAPI auth extensions)
