@@ -20,6 +20,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -34,11 +35,22 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import UserAdmin
 from accounts.models import User
 from matches.errors import ServiceError
-from matches.models import Challenge, Game, GameEvent, GameMessage, Match
+from matches.models import (
+    Challenge,
+    Game,
+    GameEvent,
+    GameMessage,
+    Match,
+    Notification,
+    TimeoutWarning,
+    Vacation,
+)
+from matches.notifications import enqueue
 
 from . import selectors, services
 from .forms import AdjudicateForm, ExtendDeadlineForm, ReasonForm, ReportCloseForm, SuspendForm
 from .models import AuditEntry, Report, Suspension, Warning
+from .paginators import EstimatedCountPaginator
 
 
 def _is_superuser(request: HttpRequest) -> bool:
@@ -161,6 +173,7 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
     change_form_template = "admin/moderation/change_form.html"
     search_fields = ["username", "email", "display_name"]
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     object_actions = [
         ("warn", _("Warn the player"), "moderation.warn_user", ReasonForm),
         ("suspend", _("Suspend the player"), "moderation.suspend_user", SuspendForm),
@@ -335,6 +348,7 @@ class MatchAdmin(ActionViewsMixin, admin.ModelAdmin):
     raw_id_fields = ["white", "black"]
     date_hierarchy = None
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     readonly_fields = ["games_list", "reports_list"]
     object_actions = [
         ("adjudicate", _("Adjudicate the match"), "matches.adjudicate_match", AdjudicateForm),
@@ -441,6 +455,7 @@ class GameAdmin(ReadOnlyForModeratorsAdmin):
     search_fields = ["=match__white__username", "=match__black__username"]
     raw_id_fields = ["match"]
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     readonly_fields = ["messages_list"]
 
     @admin.display(description=_("Messages"))
@@ -458,6 +473,7 @@ class GameEventAdmin(ReadOnlyAdmin):
     search_fields = ["=game__match__white__username", "=game__match__black__username"]
     raw_id_fields = ["game"]
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
 
 
 @admin.register(Challenge)
@@ -695,3 +711,99 @@ class WarningAdmin(ReadOnlyAdmin):
     @admin.display(description=_("reason"))
     def short_reason(self, obj: Warning) -> str:
         return _short(obj.reason)
+
+
+# --------------------------------------------------------------------------- time control, outbox
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    """Taken and cancelled by players (``matches.clock``); moderators look, superusers fix."""
+
+    list_display = ["user", "start", "end", "days", "starts_at", "ends_at", "created_at"]
+    list_select_related = ["user"]
+    list_filter = ["start", "end"]
+    search_fields = ["=user__username", "=user__email"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["created_at"]
+    show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players take vacations; the allowance is checked there
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+    @admin.display(description=_("days"))
+    def days(self, obj: Vacation) -> int:
+        return obj.days
+
+
+@admin.register(TimeoutWarning)
+class TimeoutWarningAdmin(ReadOnlyAdmin):
+    """The claims that each time-out warning goes out once: read-only for everyone."""
+
+    list_display = ["game", "hours", "deadline_at", "ply", "created_at"]
+    list_select_related = ["game"]
+    list_filter = ["hours"]
+    search_fields = ["=game__match__white__username", "=game__match__black__username"]
+    raw_id_fields = ["game"]
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    """The outbox: nobody adds or edits rows; a superuser may send failed e-mails again."""
+
+    list_display = [
+        "id",
+        "created_at",
+        "recipient",
+        "kind",
+        "delivery",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "sent_at",
+        "read_at",
+        "short_error",
+    ]
+    list_select_related = ["recipient"]
+    list_filter = ["status", "delivery", "kind"]
+    search_fields = ["=recipient__username", "=recipient__email"]
+    raw_id_fields = ["recipient", "game", "match", "challenge"]
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    actions = ["resend_failed"]
+
+    def has_resend_permission(self, request: HttpRequest) -> bool:
+        return _is_superuser(request)
+
+    @admin.action(description=_("Send the failed e-mails again"), permissions=["resend"])
+    def resend_failed(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        """Failed e-mail rows back to pending, with fresh attempts, and queued again."""
+        status = Notification.Status
+        ids = list(
+            queryset.filter(status=status.FAILED, delivery=Notification.Delivery.EMAIL)
+            .order_by()
+            .values_list("pk", flat=True)
+        )
+        with transaction.atomic():
+            count = Notification.objects.filter(pk__in=ids, status=status.FAILED).update(
+                status=status.PENDING, attempts=0, claimed_at=None, next_attempt_at=timezone.now()
+            )
+            for pk in ids:  # the sweeper queues them too if the broker is down
+                transaction.on_commit(lambda pk=pk: enqueue(pk), robust=True)
+        self.message_user(
+            request,
+            _("%(count)d failed e-mail(s) queued again.") % {"count": count},
+            messages.SUCCESS,
+        )
+
+    @admin.display(description=_("last error"))
+    def short_error(self, obj: Notification) -> str:
+        return _short(obj.last_error, 40)

@@ -1,7 +1,8 @@
 """The ``moderators`` group: exactly what moderation needs, nothing that edits play.
 
-Views of players, matches, games, their records and messages, reports, warnings,
-suspensions and the audit log; changing reports (resolve or dismiss); and the custom
+Views of players, matches, games, their records and messages, vacations, the
+notification outbox and time-out warnings, reports, warnings, suspensions and the audit
+log; changing reports (resolve or dismiss); and the custom
 permissions for the actions. No change permission on users, groups or permissions,
 and none on matches, games or their record: moderators change those only through
 the moderation services (adjudicate, extend a deadline, hide a message).
@@ -17,6 +18,9 @@ MODERATOR_PERMISSIONS = (
     "matches.view_game",
     "matches.view_gameevent",
     "matches.view_gamemessage",
+    "matches.view_notification",
+    "matches.view_timeoutwarning",
+    "matches.view_vacation",
     "matches.adjudicate_match",
     "matches.extend_deadline",
     "matches.hide_gamemessage",

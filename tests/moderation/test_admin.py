@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Group, Permission
+from django.core import mail
 from django.db import connection
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
@@ -18,7 +19,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from matches import services as match_services
-from matches.models import Challenge, Game, GameEvent, GameMessage, Match
+from matches.models import (
+    Challenge,
+    Game,
+    GameEvent,
+    GameMessage,
+    Match,
+    Notification,
+    TimeoutWarning,
+    Vacation,
+)
 from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.permissions import MODERATOR_PERMISSIONS, MODERATORS_GROUP
@@ -52,6 +62,27 @@ def world(
         "entry": AuditEntry.objects.get(),
         "warning": Warning.objects.get(),
         "challenge": Challenge.objects.get(),
+        "notification": Notification.objects.create(
+            recipient=player,
+            kind="your_turn",
+            game=game,
+            delivery="email",
+            status="failed",
+            next_attempt_at=now,
+            created_at=now,
+            last_error="SMTPServerDisconnected",
+        ),  # fmt: skip
+        "vacation": Vacation.objects.create(
+            user=player,
+            start=now.date(),
+            end=now.date(),
+            starts_at=now,
+            ends_at=now + timedelta(days=1),
+            created_at=now,
+        ),  # fmt: skip
+        "timeoutwarning": TimeoutWarning.objects.create(
+            game=game, deadline_at=now, hours=12, ply=1, created_at=now
+        ),
     }
 
 
@@ -91,6 +122,18 @@ def pages(w: dict[str, object], player: User) -> dict[str, tuple[str, int, int]]
         u("matches_gamemessage_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_gamemessage_change", pk("message")): (LOGIN, ALLOW, ALLOW),
         u("matches_gamemessage_hide", pk("message")): (LOGIN, ALLOW, ALLOW),
+        u("matches_notification_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("matches_notification_change", pk("notification")): (LOGIN, ALLOW, ALLOW),
+        u("matches_notification_add"): (LOGIN, DENY, DENY),
+        u("matches_notification_delete", pk("notification")): (LOGIN, DENY, DENY),
+        u("matches_vacation_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("matches_vacation_change", pk("vacation")): (LOGIN, ALLOW, ALLOW),
+        u("matches_vacation_add"): (LOGIN, DENY, DENY),
+        u("matches_vacation_delete", pk("vacation")): (LOGIN, DENY, ALLOW),
+        u("matches_timeoutwarning_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("matches_timeoutwarning_change", pk("timeoutwarning")): (LOGIN, ALLOW, ALLOW),
+        u("matches_timeoutwarning_add"): (LOGIN, DENY, DENY),
+        u("matches_timeoutwarning_delete", pk("timeoutwarning")): (LOGIN, DENY, DENY),
         u("moderation_report_changelist"): (LOGIN, ALLOW, ALLOW),
         u("moderation_report_change", pk("report")): (LOGIN, ALLOW, ALLOW),
         u("moderation_report_close", pk("report")): (LOGIN, ALLOW, ALLOW),
@@ -244,6 +287,64 @@ def test_each_action_needs_its_permission(
     assert client.get(url).status_code == 403
     assert client.post(url, {"reason": "x"}).status_code == 403
     assert AuditEntry.objects.count() == 1  # the fixture's warning only
+
+
+def test_vacations_change_only_for_superusers(
+    world: dict[str, object], moderator_client: Client, superuser_client: Client
+) -> None:
+    vacation = world["vacation"]
+    assert isinstance(vacation, Vacation)
+    url = reverse("admin:matches_vacation_change", args=[vacation.pk])
+    assert 'name="end"' not in moderator_client.get(url).content.decode()
+    assert moderator_client.post(url, {"end": "2099-01-01"}).status_code == 403
+    assert 'name="end"' in superuser_client.get(url).content.decode()
+    vacation.refresh_from_db()
+    assert vacation.end == vacation.start
+
+
+def test_nobody_edits_the_notification_outbox(
+    world: dict[str, object], superuser_client: Client
+) -> None:
+    row = world["notification"]
+    assert isinstance(row, Notification)
+    url = reverse("admin:matches_notification_change", args=[row.pk])
+    assert 'name="status"' not in superuser_client.get(url).content.decode()
+    assert superuser_client.post(url, {"status": "sent"}).status_code == 403
+    row.refresh_from_db()
+    assert row.status == Notification.Status.FAILED
+
+
+def test_a_superuser_sends_failed_emails_again(
+    world: dict[str, object],
+    player: User,
+    moderator_client: Client,
+    superuser_client: Client,
+    django_capture_on_commit_callbacks: Callable[..., object],
+) -> None:
+    failed = world["notification"]
+    assert isinstance(failed, Notification)
+    now = timezone.now()
+    sent = Notification.objects.create(
+        recipient=player, kind="your_turn", delivery="email", status="sent", attempts=1,
+        next_attempt_at=now, created_at=now, sent_at=now,
+    )  # fmt: skip
+    Notification.objects.filter(pk=failed.pk).update(attempts=5)
+    changelist = reverse("admin:matches_notification_changelist")
+    data = {"action": "resend_failed", "_selected_action": [failed.pk, sent.pk]}
+    assert "resend_failed" not in moderator_client.get(changelist).content.decode()
+    moderator_client.post(changelist, data)
+    failed.refresh_from_db()
+    assert failed.status == Notification.Status.FAILED  # a moderator may not
+    assert "resend_failed" in superuser_client.get(changelist).content.decode()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = superuser_client.post(changelist, data)
+    assert response.status_code == 302 and len(callbacks) == 1
+    failed.refresh_from_db()
+    sent.refresh_from_db()
+    # Queued again and (tasks run eagerly in tests) delivered; the sent row is untouched.
+    assert failed.status == Notification.Status.SENT and failed.attempts == 1
+    assert sent.status == Notification.Status.SENT and sent.attempts == 1
+    assert [m.to for m in mail.outbox] == [[player.email]]
 
 
 # --------------------------------------------------------------------------- actions
@@ -409,6 +510,14 @@ def _rows(n: int, moderator: User) -> None:
         )  # fmt: skip
         Warning.objects.create(user=a, reason="r", created_by=moderator, created_at=now)
         Suspension.objects.create(user=a, reason="r", starts_at=now, created_by=moderator)
+        Notification.objects.create(
+            recipient=a, kind="your_turn", game=game, match=match, delivery="email",
+            next_attempt_at=now, created_at=now,
+        )  # fmt: skip
+        Vacation.objects.create(
+            user=a, start=now.date(), end=now.date(), starts_at=now, ends_at=now, created_at=now
+        )
+        TimeoutWarning.objects.create(game=game, deadline_at=now, hours=12, ply=1, created_at=now)
 
 
 CHANGELISTS = [
@@ -418,6 +527,9 @@ CHANGELISTS = [
     "matches_gameevent",
     "matches_challenge",
     "matches_gamemessage",
+    "matches_notification",
+    "matches_vacation",
+    "matches_timeoutwarning",
     "moderation_report",
     "moderation_auditentry",
     "moderation_warning",
