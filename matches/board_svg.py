@@ -13,18 +13,19 @@ tools can read the picture without guessing from coordinates.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from backgammon.rules import Color, InvalidIdError, Position, position_id
+from backgammon.rules import Color, InvalidIdError, Position, Step, position_id
 
 if TYPE_CHECKING:
     from .models import Game
 
-__all__ = ["board_geometry", "board_svg"]
+__all__ = ["LastMove", "board_geometry", "board_svg", "last_move_text"]
 
 # Geometry, in viewBox units.
 SIDE = 50  # the cube column and the borne-off tray column
@@ -58,9 +59,36 @@ COLORS = {
     "light": "#c9a66b",
     "text": "#1d1d1b",
     "frame_text": "#fbfaf7",
+    "last_move": "#6a1b9a",  # the outline of the last move's points, on a light halo
+    "halo": "#fbfaf7",
     Color.WHITE: ("#fbfaf7", "#1d1d1b"),  # fill, stroke/text
     Color.BLACK: ("#26231f", "#fbfaf7"),
 }
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The most recent play before the position shown, to mark on the board.
+
+    ``steps`` and ``notation`` are from the mover's side (25 the bar, 0 off);
+    a pass has no steps.
+    """
+
+    color: Color
+    dice: tuple[int, int] | None
+    notation: str
+    steps: tuple[Step, ...] = ()
+
+
+def last_move_text(last: LastMove) -> str:
+    """``"Last move: Black 52: 13/8 13/11"``."""
+    play = last.notation if last.steps or last.notation not in ("", "pass") else _("pass")
+    dice = f"{last.dice[0]}{last.dice[1]}" if last.dice else ""
+    return _("Last move: %(color)s %(dice)s: %(play)s") % {
+        "color": _color_name(last.color),
+        "dice": dice,
+        "play": play,
+    }
 
 
 def _color_name(color: Color) -> str:
@@ -115,12 +143,15 @@ def board_svg(
     names: tuple[str, str] | None = None,
     score: tuple[int, int] | None = None,
     length: int | None = None,
+    last_move: LastMove | None = None,
 ) -> str:
     """A standalone ``<svg>`` of the board, seen by ``viewer_color``.
 
     ``source`` is a game (dice, cube, names and score come from it unless given)
     or a position from the side of its player on roll. ``names`` and ``score``
     are ``(white, black)``. ``swap_dice`` shows the two dice in the other order.
+    ``last_move`` outlines the points its steps left and reached, and is told in
+    the description.
     """
     from .models import Game
 
@@ -260,6 +291,9 @@ def board_svg(
             fill=COLORS["text"], class_="pips", data_color=_key(who), data_pips=pip,
         )  # fmt: skip
 
+    if last_move is not None and last_move.steps:
+        _mark_last_move(canvas, last_move, viewer_color)
+
     # Click and focus targets for the page's script (transparent; inert without it):
     # the viewer's points 1-24, their half of the bar (25) and their tray (0).
     canvas.add('<g class="targets">')
@@ -273,6 +307,8 @@ def board_svg(
     description = _describe(
         position, seen, viewer_color, names, dice, cube_value, cube_owner, score, length, crawford
     )
+    if last_move is not None:
+        description += " " + last_move_text(last_move) + "."
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'class="board" role="img" aria-label={quoteattr(description)} '
@@ -281,6 +317,45 @@ def board_svg(
         f'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif">'
         f"<title>{escape(description)}</title>" + "".join(canvas.parts) + "</svg>"
     )
+
+
+def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
+    """Outline each point a step of ``last`` left (dashed) or reached (solid), from the
+    viewer's side: ``data-point`` is the viewer's number, or ``bar`` / ``off`` for the
+    mover's half of the bar and tray. A point both left and reached is ``from to``."""
+    mine = last.color == viewer
+    roles: dict[int, set[str]] = {}
+    for step in last.steps:
+        for point, role in ((step.source, "from"), (step.dest, "to")):
+            roles.setdefault(point, set()).add(role)
+    canvas.add(
+        f'<g class="last-move" data-color="{_key(last.color)}" pointer-events="none" fill="none">'
+    )
+    for point in sorted(roles, reverse=True):  # mover's numbering, bar first
+        role = " ".join(sorted(roles[point]))
+        if point == 25:
+            name = "bar"
+            x, y, w, h = (BX + 2, Y0 + 2, BAR - 4, MID - Y0 - 4)
+            if not mine:
+                y = MID + 2
+        elif point == 0:
+            name = "off"
+            x, y, w, h = (TX + 3, Y1 - PH, SIDE - 6, PH - 2)
+            if not mine:
+                y = Y0 + 2
+        else:
+            seen = point if mine else 25 - point
+            name = str(seen)
+            left, top = _point_place(seen)
+            x, y, w, h = (left + 2, Y0 + 2 if top else Y1 - PH - 2, PW - 4, PH)
+        box = f'x="{canvas.x(x, w):g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"'
+        dash = ' stroke-dasharray="6 4"' if role == "from" else ""
+        canvas.add(f'<rect {box} stroke="{COLORS["halo"]}" stroke-width="5"/>')
+        canvas.add(
+            f'<rect {box} stroke="{COLORS["last_move"]}" stroke-width="2.5"{dash} '
+            f'class="last-move-mark" data-point="{name}" data-role="{role}"/>'
+        )
+    canvas.add("</g>")
 
 
 def _targets() -> dict[int, tuple[float, float, float, float]]:

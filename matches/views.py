@@ -23,10 +23,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from backgammon.rules import Color, Play, Position
+from backgammon.rules import Color, Play, Position, RulesError, parse_play
 
 from . import selectors, services
-from .board_svg import board_geometry, board_svg
+from .board_svg import LastMove, board_geometry, board_svg, last_move_text
 from .errors import ServiceError
 from .forms import ChallengeForm, GameActionForm
 from .message_views import game_messages_context
@@ -300,7 +300,8 @@ def game_swap_dice(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board alone, as an SVG file (for links and e-mails)."""
     game = _load_game(game_id)
-    svg = board_svg(game, **_board_view(request, game))
+    last_move = _last_move(game, list(game.events.all()))
+    svg = board_svg(game, **_board_view(request, game), last_move=last_move)
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
 
@@ -333,10 +334,11 @@ def _render_game(
     events = list(game.events.all())
     board = _board_view(request, game)
     shown_ply = _shown_ply(request, game)
+    last_move = _last_move(game, events, shown_ply)
     if shown_ply is None:
-        svg = board_svg(game, **board)
+        svg = board_svg(game, **board, last_move=last_move)
     else:
-        svg = _board_at(game, events, shown_ply, board)
+        svg = _board_at(game, events, shown_ply, board, last_move)
     awaiting_elsewhere = 0
     if color is not None:
         awaiting_elsewhere = selectors.games_awaiting(_user(request)).exclude(pk=game.pk).count()
@@ -357,6 +359,7 @@ def _render_game(
         "play_value": play_value,
         "board": svg,
         "shown_ply": shown_ply,
+        "last_move_text": last_move_text(last_move) if last_move is not None else "",
         "pending_play": pending_play,
         "confirm_moves": bool(getattr(user, "confirm_moves", False)),
         "interactive": (
@@ -385,7 +388,38 @@ def _shown_ply(request: HttpRequest, game: Game) -> int | None:
     return ply if 1 <= ply < game.ply else None
 
 
-def _board_at(game: Game, events: list[GameEvent], ply: int, board: dict[str, Any]) -> str:
+def _last_move(game: Game, events: list[GameEvent], ply: int | None = None) -> LastMove | None:
+    """The last move or pass up to ``ply`` (None: the whole record), with its steps.
+
+    The steps come from parsing the recorded notation again against the position the
+    record replays to just before it; when the record cannot be replayed, the move is
+    still told but not drawn.
+    """
+    shown = sorted((e for e in events if ply is None or e.ply <= ply), key=lambda e: e.ply)
+    kinds = (GameEvent.Kind.MOVE, GameEvent.Kind.PASS)
+    last = next((e for e in reversed(shown) if e.kind in kinds and e.color is not None), None)
+    if last is None:
+        return None
+    dice = (last.die1, last.die2) if last.die1 and last.die2 else None
+    notation = "pass" if last.kind == GameEvent.Kind.PASS else (last.notation or "pass")
+    move = LastMove(color=Color(last.color), dice=dice, notation=notation)
+    if notation == "pass" or dice is None:
+        return move
+    try:
+        before = replay_events([e for e in shown if e.ply < last.ply], variant=game.match.variant)
+        play = parse_play(before.engine_position(), dice, notation)
+    except (ReplayError, RulesError):
+        return move
+    return LastMove(color=move.color, dice=dice, notation=str(play), steps=tuple(play.steps))
+
+
+def _board_at(
+    game: Game,
+    events: list[GameEvent],
+    ply: int,
+    board: dict[str, Any],
+    last_move: LastMove | None = None,
+) -> str:
     """The board after ``ply``, replayed from the record, with that turn's dice and cube."""
     match = game.match
     try:
@@ -404,6 +438,7 @@ def _board_at(game: Game, events: list[GameEvent], ply: int, board: dict[str, An
         cube_value=replay.cube_value,
         cube_owner=None if replay.cube_owner is None else Color(replay.cube_owner),
         names=(match.white.public_name, match.black.public_name),
+        last_move=last_move,
     )
 
 

@@ -48,6 +48,11 @@ GRAPHIC_PAIRS = [  # 3:1, WCAG 1.4.11 non-text contrast
     ("#1a5fb4", "bg", "focus ring on the page"),
     ("#1a5fb4", COLORS["surface"], "focus ring and selection on the board"),
     ("#14652b", COLORS["surface"], "destination outline on the board"),
+    (COLORS["last_move"], COLORS["surface"], "last move outline on the board"),
+    (COLORS["last_move"], COLORS["light"], "last move outline across a light point"),
+    (COLORS["last_move"], COLORS["halo"], "last move outline on its halo"),
+    (COLORS["halo"], COLORS["frame"], "last move halo on the bar and the trays"),
+    (COLORS["halo"], COLORS["dark"], "last move halo across a dark point"),
     ("muted", "#ffffff", "input borders"),
 ]
 BOARD_TEXT = [

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from backgammon.rules import Color, Position, position_id
-from matches.board_svg import board_svg
+from backgammon.rules import Color, Position, Step, position_id
+from matches.board_svg import LastMove, board_svg, last_move_text
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -169,3 +169,75 @@ def test_a_game_is_drawn_with_its_dice_cube_and_players(player, opponent, monkey
     assert root.find(".//svg:g[@class='cube']", NS).get("data-owner") == "centre"
     assert game.match.white.public_name in root.get("aria-label")
     assert position_id(game.position()) in root.get("aria-label")
+
+
+# --------------------------------------------------------------------------- the last move
+
+
+def marks(root: ET.Element) -> dict[str, str]:
+    """``{point: role}`` for every point outlined as part of the last move."""
+    return {
+        rect.get("data-point"): rect.get("data-role")
+        for rect in root.iterfind(".//svg:rect[@class='last-move-mark']", NS)
+    }
+
+
+BLACK_52 = LastMove(Color.BLACK, (5, 2), "13/8 13/11", (Step(13, 8), Step(13, 11)))
+
+
+@pytest.mark.parametrize("home_side", ["right", "left"])
+def test_the_last_move_marks_its_points_from_each_viewers_side(home_side: str) -> None:
+    position = Position.start(turn=Color.WHITE)
+    for viewer, expected in (
+        (Color.BLACK, {"13": "from", "8": "to", "11": "to"}),
+        (Color.WHITE, {"12": "from", "17": "to", "14": "to"}),
+    ):
+        root = parse(
+            board_svg(position, viewer_color=viewer, home_side=home_side, last_move=BLACK_52)
+        )
+        assert marks(root) == expected
+        for rect in root.iterfind(".//svg:rect[@class='last-move-mark']", NS):
+            centre = float(rect.get("x")) + float(rect.get("width")) / 2
+            assert centre == point_number_x(root, int(rect.get("data-point")))
+        group = root.find(".//svg:g[@class='last-move']", NS)
+        assert group.get("data-color") == "black"
+        assert group.get("pointer-events") == "none"
+
+
+def test_a_point_passed_through_is_both_left_and_reached_and_bar_and_tray_are_marked() -> None:
+    steps = (Step(25, 22, True), Step(22, 19), Step(3, 0))
+    move = LastMove(Color.WHITE, (3, 3), "bar/22*/19 3/off", steps)
+    mine = parse(board_svg(Position.start(), viewer_color=Color.WHITE, last_move=move))
+    assert marks(mine) == {"bar": "from", "22": "from to", "19": "to", "3": "from", "off": "to"}
+    theirs = parse(board_svg(Position.start(), viewer_color=Color.BLACK, last_move=move))
+    assert marks(theirs) == {"bar": "from", "3": "from to", "6": "to", "22": "from", "off": "to"}
+
+    def y_of(root: ET.Element, point: str) -> float:
+        rect = root.find(f".//svg:rect[@class='last-move-mark'][@data-point='{point}']", NS)
+        return float(rect.get("y"))
+
+    # The mover's half of the bar and their tray: at the bottom for the mover, on top
+    # for the opponent (whose checkers on the bar sit below the middle).
+    assert y_of(mine, "off") > y_of(theirs, "off")
+    assert y_of(mine, "bar") < y_of(theirs, "bar")
+
+
+def test_the_last_move_is_told_in_the_description() -> None:
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE, last_move=BLACK_52))
+    assert root.get("aria-label").endswith(" Last move: Black 52: 13/8 13/11.")
+    assert root.find("svg:title", NS).text == root.get("aria-label")
+    assert last_move_text(BLACK_52) == "Last move: Black 52: 13/8 13/11"
+    with translation.override("es"):
+        assert last_move_text(BLACK_52) == "Última jugada: Negras 52: 13/8 13/11"
+    with translation.override("ca"):
+        assert last_move_text(BLACK_52).startswith("Última jugada: ")
+
+
+def test_a_pass_is_told_but_marks_nothing_and_no_move_marks_nothing() -> None:
+    passed = LastMove(Color.BLACK, (6, 6), "pass")
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE, last_move=passed))
+    assert marks(root) == {}
+    assert "Last move: Black 66: pass." in root.get("aria-label")
+    plain = parse(board_svg(Position.start(), viewer_color=Color.WHITE))
+    assert plain.find(".//svg:g[@class='last-move']", NS) is None
+    assert "Last move" not in plain.get("aria-label")

@@ -424,3 +424,83 @@ def test_the_board_follows_the_home_side_preference(game: Game) -> None:
     white.save()
     page = client_for(white).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert 'data-home-side="left"' in page
+
+
+# --------------------------------------------------------------------------- the last move
+
+
+def last_move_marks(page: str) -> dict[str, str]:
+    """``{point: role}`` of the last move's outlines on the page's board."""
+    import re
+
+    return dict(re.findall(r'class="last-move-mark" data-point="(\w+)" data-role="([\w ]+)"', page))
+
+
+@pytest.mark.parametrize("home_side", ["right", "left"])
+def test_the_last_move_is_marked_and_captioned_from_each_side(
+    game: Game, scripted, home_side: str
+) -> None:
+    white, black = white_and_black(game)
+    for user in (white, black):
+        user.board_side = home_side
+        user.save()
+    url = reverse("game_detail", args=[game.pk])
+    before = client_for(white).get(url).content.decode()
+    assert last_move_marks(before) == {}
+    assert 'id="last-move"' not in before and "Last move" not in before
+
+    assert post_action(client_for(white), game, "move", play="8/5 6/5").status_code == 302
+    for user, expected in (
+        (white, {"8": "from", "6": "from", "5": "to"}),
+        (black, {"17": "from", "19": "from", "20": "to"}),
+    ):
+        page = client_for(user).get(url).content.decode()
+        assert last_move_marks(page) == expected
+        assert f'data-home-side="{home_side}"' in page
+        assert (
+            '<figcaption class="last-move-caption" id="last-move">'
+            "Last move: White 31: 8/5 6/5</figcaption>"
+        ) in page
+        assert "Last move: White 31: 8/5 6/5." in page  # in the board's aria-label
+
+    # Black rolls and moves; the current board shows Black's move, the past ones White's.
+    game.refresh_from_db()
+    scripted(6, 4)
+    assert post_action(client_for(black), game, "roll").status_code == 302
+    game.refresh_from_db()
+    assert post_action(client_for(black), game, "move", play="24/14").status_code == 302
+    now = client_for(white).get(url).content.decode()
+    # 24/14 is played as 24/18/14: each step's points, the one passed through included.
+    assert last_move_marks(now) == {"1": "from", "7": "from to", "11": "to"}
+    assert "Last move: Black 64: 24/14</figcaption>" in now
+    assert last_move_marks(client_for(black).get(url).content.decode()) == {
+        "24": "from",
+        "18": "from to",
+        "14": "to",
+    }
+    for ply in (2, 3):  # after White's move, and after Black's roll
+        past = client_for(black).get(f"{url}?ply={ply}").content.decode()
+        assert "position after ply" in past
+        assert last_move_marks(past) == {"17": "from", "19": "from", "20": "to"}
+        assert "Last move: White 31: 8/5 6/5</figcaption>" in past
+    opening = client_for(black).get(f"{url}?ply=1").content.decode()
+    assert last_move_marks(opening) == {} and 'id="last-move"' not in opening
+
+
+def test_the_last_move_caption_is_translated(game: Game) -> None:
+    white, black = white_and_black(game)
+    assert post_action(client_for(white), game, "move", play="8/5 6/5").status_code == 302
+    black.language = "es"
+    black.save()
+    client = client_for(black)
+    page = client.get(
+        reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "Última jugada: Blancas 31: 8/5 6/5</figcaption>" in page
+
+
+def test_the_svg_alone_marks_the_last_move(game: Game) -> None:
+    white, _ = white_and_black(game)
+    assert post_action(client_for(white), game, "move", play="8/5 6/5").status_code == 302
+    svg = client_for(white).get(reverse("game_board_svg", args=[game.pk])).content.decode()
+    assert last_move_marks(svg) == {"8": "from", "6": "from", "5": "to"}
