@@ -12,10 +12,10 @@ schema). Every ``--overdue-every``-th game has a deadline in the past. Then it:
 - shows the plan of the overdue query (it must read the partial index
   ``game_active_deadline``);
 - times a sweep with nothing overdue (``now`` before every deadline; median of 21);
-- times one sweep that ends the overdue games (10,000 at the defaults), each through
-  ``game_time_out_locked`` (``game_time_out`` once locked) as in production: the
-  time-out event, scoring, the match end, the signals (stats counters) and the two
-  notification rows per game. Enqueueing the e-mail tasks after each commit is
+- times one sweep that ends the overdue games (10,000 at the defaults), in claimed
+  batches through ``games_time_out_batch`` as in production: the time-out events,
+  scoring, the match ends, the ``games_timed_out`` signal (stats counters, ratings) and
+  the two notification rows per game. Enqueueing the e-mail tasks after each commit is
   replaced by a counter (in production it is one Redis push per row, after the commit);
 - times the sweep again once nothing is left overdue.
 

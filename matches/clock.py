@@ -5,10 +5,11 @@ The periodic functions take ``now`` and are called by the Celery tasks in
 concurrent runs never act twice:
 
 - :func:`games_expire_overdue` picks overdue games with
-  ``SELECT … FOR UPDATE SKIP LOCKED`` in small batches (the partial index
+  ``SELECT … FOR UPDATE SKIP LOCKED`` in batches (the partial index
   ``game_active_deadline`` keeps the cost proportional to the overdue games) and
-  ends each through :func:`matches.services.game_time_out_locked`, which re-checks
-  the deadline under the lock.
+  ends them through :func:`matches.services.games_time_out_batch` (money sessions:
+  :func:`matches.services.game_time_out_locked`), which re-check the deadline under
+  the lock.
 - :func:`challenges_expire` is one conditional UPDATE.
 - :func:`players_remind` claims each warning by inserting a unique
   :class:`~matches.models.TimeoutWarning` row.
@@ -31,11 +32,11 @@ from . import timecontrol
 from .errors import InvalidAction
 from .models import Challenge, Game, Match, Notification, TimeoutWarning, Vacation
 from .notifications import notify
-from .services import game_time_out_locked
+from .services import game_time_out_locked, games_time_out_batch
 
 log = logging.getLogger(__name__)
 
-EXPIRY_BATCH = 100
+EXPIRY_BATCH = 500
 
 
 # --------------------------------------------------------------------------- expiry
@@ -49,41 +50,60 @@ def overdue_games(now: datetime) -> QuerySet[Game]:
 def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
     """End every overdue game on time. Returns how many this run ended.
 
-    Each batch is one transaction: one query claims up to ``batch`` games
-    (``FOR UPDATE SKIP LOCKED``: another run takes other games), one more locks their
-    matches (in id order) and reads them with both players, and each game is then ended
-    by :func:`~matches.services.game_time_out_locked` in its own savepoint, so a failure
-    rolls back that game only.
+    Each batch is one transaction. One query claims up to ``batch`` games with their
+    matches and the matches' players (``FOR UPDATE OF`` game and match ``SKIP LOCKED``:
+    another run, or a player acting on the match, keeps its rows and this run takes
+    others; nothing waits, so nothing deadlocks). The match-play games, the common case,
+    are then ended together by :func:`~matches.services.games_time_out_batch` (a constant
+    number of statements per batch) in a savepoint. The rest (money sessions, whose next
+    game starts at once) go one by one through
+    :func:`~matches.services.game_time_out_locked`, each in its own savepoint; so do all
+    the batch's games if the batch write fails, so that a failure rolls back one game only.
     """
     ended = 0
     skip: set[int] = set()
     while True:
         with transaction.atomic():
-            picked = overdue_games(now).exclude(pk__in=skip).order_by("deadline_at")
-            if connection.features.has_select_for_update_skip_locked:
-                picked = picked.select_for_update(skip_locked=True, of=("self",))
-            games = list(picked[:batch])
+            games = _claim(now, skip, batch)
             if not games:
                 return ended
-            matches = {
-                match.pk: match
-                for match in Match.objects.select_for_update(of=("self",))
-                .select_related("white", "black")
-                .filter(pk__in={game.match_id for game in games})
-                .order_by("pk")
-            }
+            try:
+                with transaction.atomic():  # a failure rolls back the batch's savepoint
+                    done = {game.pk for game in games_time_out_batch(games=games, now=now)}
+            except Exception:
+                log.exception("could not expire a batch of %s games; one by one", len(games))
+                done = set()
+                games = _claim(now, skip, batch, pks=[game.pk for game in games])
+            ended += len(done)
             for game in games:
-                game.match = matches[game.match_id]
+                if game.pk in done:
+                    continue
                 try:
                     with transaction.atomic():  # a failure rolls back this game's savepoint
-                        done = game_time_out_locked(game=game, now=now)
+                        one = game_time_out_locked(game=game, now=now)
                 except Exception:
                     log.exception("could not expire game %s", game.pk)
-                    done = None
-                if done is None:
+                    one = None
+                if one is None:
                     skip.add(game.pk)
                 else:
                     ended += 1
+
+
+def _claim(now: datetime, skip: set[int], batch: int, pks: list[int] | None = None) -> list[Game]:
+    """Lock and read up to ``batch`` overdue games with their matches and players (or,
+    with ``pks``, re-read those games, already locked by this transaction)."""
+    picked = (
+        overdue_games(now)
+        .exclude(pk__in=skip)
+        .select_related("match", "match__white", "match__black")
+        .order_by("deadline_at", "pk")
+    )
+    if pks is not None:
+        picked = picked.filter(pk__in=pks)
+    if connection.features.has_select_for_update_skip_locked:
+        picked = picked.select_for_update(skip_locked=True, of=("self", "match"))
+    return list(picked[:batch])
 
 
 def challenges_expire(*, now: datetime) -> int:

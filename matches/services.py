@@ -36,10 +36,17 @@ from backgammon.rules import (
 from backgammon.rules.match import MatchLengthError
 
 from . import timecontrol
+from .bulk import rows_update
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify, notify_many
-from .signals import dice_rolled, game_finished, match_cancelled, match_finished
+from .signals import (
+    dice_rolled,
+    game_finished,
+    games_timed_out,
+    match_cancelled,
+    match_finished,
+)
 
 #: The dice every service uses; tests swap in ``FixedDice``.
 dice: Dice = SystemDice()
@@ -622,7 +629,58 @@ def _finish_game(
     """
     match = game.match
     events = list(events or [])
-    _charge_clock(game, now, save=False)  # the match is saved below, whatever happens
+    after = _score_game(game, state, outcome, now, events)
+    if events:
+        GameEvent.objects.bulk_create(events)
+    game.save()
+    game_finished.send(sender=Game, game=game, now=now)
+    match_over = after.is_over or ends_match
+    notify_many(_end_notes(game, outcome, match_over=match_over), now=now)
+    if match_over:
+        _end_match(match, outcome, now)
+        match.save()
+        match_finished.send(sender=Match, match=match, now=now)
+        return
+    match.save()
+    new_game = _start_game(match, number=game.number + 1, state=after, now=now)
+    # The next game starts on its own: tell whoever must act first (as after every move).
+    _notify_turn(new_game, now)
+
+
+#: What :func:`_score_game` changes on a game, and with :func:`_end_match` on its match.
+GAME_END_FIELDS = (
+    "state",
+    "winner",
+    "termination",
+    "points",
+    "finished_at",
+    "deadline_at",
+    "die1",
+    "die2",
+    "ply",
+    "updated_at",
+)
+MATCH_END_FIELDS = (
+    "bank_white",
+    "bank_black",
+    "score_white",
+    "score_black",
+    "crawford_played",
+    "draw_offered_by",
+    "status",
+    "finished_at",
+    "termination",
+    "result",
+)
+
+
+def _score_game(
+    game: Game, state: MatchState, outcome: Outcome, now: datetime, events: list[GameEvent]
+) -> MatchState:
+    """End ``game`` with ``outcome`` in memory (game and match rows, the win event appended
+    to ``events``); nothing is written. Returns the match state after the game."""
+    match = game.match
+    _charge_clock(game, now, save=False)  # the caller saves the match, whatever happens
     game.state = Game.State.FINISHED
     game.winner = None if outcome.winner is None else int(outcome.winner)
     game.termination = outcome.termination.value
@@ -634,59 +692,47 @@ def _finish_game(
         events.append(
             _event(game, GameEvent.Kind.WIN, now, color=int(outcome.winner), value=outcome.points)
         )
-    if events:
-        GameEvent.objects.bulk_create(events)
     after = state.after_game(outcome)
     match.score_white, match.score_black = after.score
     match.crawford_played = after.post_crawford or match.crawford_played
     match.draw_offered_by = None
     game.updated_at = now
-    game.save()
-    game_finished.send(sender=Game, game=game, now=now)
-    _notify_end(game, outcome, now, match_over=after.is_over or ends_match)
-    if after.is_over or ends_match:
-        match.status = Match.Status.FINISHED
-        match.finished_at = now
-        match.termination = outcome.termination.value
-        if outcome.winner is None:
-            match.result = Match.Result.DRAW
-        else:
-            match.result = (
-                Match.Result.WHITE if outcome.winner == Color.WHITE else Match.Result.BLACK
-            )
-        match.save()
-        match_finished.send(sender=Match, match=match, now=now)
-        return
-    match.save()
-    new_game = _start_game(match, number=game.number + 1, state=after, now=now)
-    # The next game starts on its own: tell whoever must act first (as after every move).
-    _notify_turn(new_game, now)
+    return after
 
 
-def _notify_end(game: Game, outcome: Outcome, now: datetime, *, match_over: bool) -> None:
-    """Tell both players how the game (and maybe the match) ended."""
+def _end_match(match: Match, outcome: Outcome, now: datetime) -> None:
+    """The match is over with the game that ended with ``outcome`` (in memory only)."""
+    match.status = Match.Status.FINISHED
+    match.finished_at = now
+    match.termination = outcome.termination.value
+    if outcome.winner is None:
+        match.result = Match.Result.DRAW
+    else:
+        match.result = Match.Result.WHITE if outcome.winner == Color.WHITE else Match.Result.BLACK
+
+
+def _end_notes(game: Game, outcome: Outcome, *, match_over: bool) -> list[dict[str, Any]]:
+    """The two notifications (for :func:`notify_many`) of how the game (and maybe the
+    match) ended."""
     match = game.match
     if outcome.termination == Termination.TIMEOUT:
         kind = Notification.Kind.TIME_OUT
     else:
         kind = Notification.Kind.MATCH_OVER if match_over else Notification.Kind.GAME_OVER
-    notify_many(
-        [
-            {
-                "recipient": match.player(color),
-                "kind": kind,
-                "game": game,
-                "payload": {
-                    "opponent": match.player(color.other).public_name,
-                    "won": None if outcome.winner is None else outcome.winner == color,
-                    "points": outcome.points,
-                    "match_over": match_over,
-                },
-            }
-            for color in (Color.WHITE, Color.BLACK)
-        ],
-        now=now,
-    )
+    return [
+        {
+            "recipient": match.player(color),
+            "kind": kind,
+            "game": game,
+            "payload": {
+                "opponent": match.player(color.other).public_name,
+                "won": None if outcome.winner is None else outcome.winner == color,
+                "points": outcome.points,
+                "match_over": match_over,
+            },
+        }
+        for color in (Color.WHITE, Color.BLACK)
+    ]
 
 
 @transaction.atomic
@@ -726,6 +772,53 @@ def game_time_out_locked(*, game: Game, now: datetime) -> Game | None:
     outcome = state.outcome_for_timeout(loser)
     _finish_game(game, state, outcome, now, ends_match=not game.match.is_money, events=[timeout])
     return game  # _finish_game saved it, updated_at = now
+
+
+def _is_overdue(game: Game, now: datetime) -> bool:
+    return not (
+        game.is_finished
+        or game.match.status != Match.Status.PLAYING
+        or game.deadline_at is None
+        or game.deadline_at > now
+    )
+
+
+def games_time_out_batch(*, games: list[Game], now: datetime) -> list[Game]:
+    """:func:`game_time_out_locked` for a batch of match-play games, set-based.
+
+    The caller has read and locked the games with their matches (and the matches'
+    players) in this transaction. Every outcome is computed in memory, then the whole
+    batch is written in a constant number of statements: one ``INSERT`` of the time-out
+    and win events, the game and match ``UPDATE``s, one ``INSERT`` of the notifications,
+    and the :data:`~matches.signals.games_timed_out` receivers (statistics, ratings).
+    The stored rows are those the per-game path writes. Games of money sessions (a
+    time-out loses only the game and the session goes on) and games that are not
+    overdue are left alone: returns the games ended, in the given order.
+    """
+    ended: list[Game] = []
+    events: list[GameEvent] = []
+    notes: list[dict[str, Any]] = []
+    for game in games:
+        match = game.match
+        if match.is_money or not _is_overdue(game, now):
+            continue
+        loser = game.turn_color
+        state = _state_of(match, game)
+        events.append(_event(game, GameEvent.Kind.TIMEOUT, now, color=int(loser)))
+        outcome = state.outcome_for_timeout(loser)
+        _score_game(game, state, outcome, now, events)
+        _end_match(match, outcome, now)
+        notes += _end_notes(game, outcome, match_over=True)
+        ended.append(game)
+    if not ended:
+        return ended
+    matches = [game.match for game in ended]
+    GameEvent.objects.bulk_create(events)
+    rows_update(Game, ended, GAME_END_FIELDS)
+    rows_update(Match, matches, MATCH_END_FIELDS)
+    notify_many(notes, now=now)
+    games_timed_out.send(sender=Game, games=ended, matches=matches, now=now)
+    return ended
 
 
 # --------------------------------------------------------------------------- moderation

@@ -25,3 +25,10 @@ match_cancelled = Signal()
 #: White's, ``die2`` Black's, and ``color`` is the side that won it. Tied opening
 #: throws are re-thrown by the engine and are not reported.
 dice_rolled = Signal()
+
+#: Sent once for a batch of match-play games that the expiry sweep ended on time
+#: (``matches.services.games_time_out_batch``), instead of ``game_finished`` and
+#: ``match_finished`` for each: each game ended its match. kwargs: ``games`` (the
+#: finished Games, in the order they were ended), ``matches`` (their Matches, same
+#: order) and ``now``. Receivers must leave the same rows as the per-game signals would.
+games_timed_out = Signal()

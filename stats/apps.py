@@ -13,11 +13,18 @@ class StatsConfig(AppConfig):
         ``matches`` never imports ``stats``: it sends its signals inside the transaction
         that changed the game, and the receivers here write in that same transaction.
         """
-        from matches.signals import dice_rolled, game_finished, match_cancelled, match_finished
+        from matches.signals import (
+            dice_rolled,
+            game_finished,
+            games_timed_out,
+            match_cancelled,
+            match_finished,
+        )
 
         from . import receivers
 
         game_finished.connect(receivers.on_game_finished, dispatch_uid="stats.game_finished")
         match_finished.connect(receivers.on_match_finished, dispatch_uid="stats.match_finished")
+        games_timed_out.connect(receivers.on_games_timed_out, dispatch_uid="stats.games_timed_out")
         match_cancelled.connect(receivers.on_match_cancelled, dispatch_uid="stats.match_cancelled")
         dice_rolled.connect(receivers.on_dice_rolled, dispatch_uid="stats.dice_rolled")

@@ -23,6 +23,12 @@ def on_match_finished(sender: type, *, match: Match, now: datetime, **kwargs: An
     services.stats_match_finished(match=match, now=now)
 
 
+def on_games_timed_out(
+    sender: type, *, games: list[Game], matches: list[Match], now: datetime, **kwargs: Any
+) -> None:
+    services.stats_games_timed_out(games=games, matches=matches, now=now)
+
+
 def on_match_cancelled(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
     services.stats_match_cancelled(match=match, now=now)
 

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 
+from matches.bulk import rows_update
 from matches.models import Game, Match
 
 from .maths import INITIAL_EXPERIENCE, INITIAL_RATING, fibs_rating_change
@@ -251,6 +252,42 @@ def stats_match_finished(*, match: Match, now: datetime) -> None:
     ratings_apply(match=match, now=now)
 
 
+def stats_games_timed_out(*, games: list[Game], matches: list[Match], now: datetime) -> None:
+    """Count a batch of games that each ended its match on time (the expiry sweep):
+    what :func:`stats_game_finished` and :func:`stats_match_finished` do for each, in a
+    constant number of statements. The counter deltas of the whole batch go in one
+    :func:`bump`, the players' activity in one upsert, and the ratings through
+    :func:`ratings_apply_many`, in the batch's order."""
+    rows: list[tuple[int | None, str, int]] = []
+    active: list[int] = []
+    for game in games:
+        result = game_result(game)
+        if result is None:
+            continue
+        match = game.match
+        keys = game_counter_keys(
+            variant=match.variant,
+            white_id=match.white_id,
+            black_id=match.black_id,
+            result=result,
+            termination=game.termination,
+        )
+        rows += [(player_id, key, 1) for player_id, key in keys]
+        active += [match.white_id, match.black_id]
+    finished = [m for m in matches if m.result in GAME_RESULTS]
+    for match in finished:
+        keys = match_counter_keys(
+            variant=match.variant,
+            white_id=match.white_id,
+            black_id=match.black_id,
+            result=match.result,
+        )
+        rows += [(player_id, key, 1) for player_id, key in keys]
+    bump(rows)
+    players_mark_active(player_ids=active, now=now)
+    ratings_apply_many(matches=finished, now=now)
+
+
 # --------------------------------------------------------------------------- ratings
 
 
@@ -274,14 +311,43 @@ def ratings_apply(*, match: Match, now: datetime) -> None:
     between overlapping players cannot deadlock and each sees the other's result;
     both are written in one ``UPDATE`` and the history in one ``INSERT``.
     """
-    if not is_rated(match) or match.result not in GAME_RESULTS:
+    ratings_apply_many(matches=[match], now=now)
+
+
+RATING_FIELDS = ["rating", "best_rating", "experience", "rated_matches"]
+
+
+@transaction.atomic(savepoint=False)
+def ratings_apply_many(*, matches: Iterable[Match], now: datetime) -> None:
+    """:func:`ratings_apply` for several finished matches, applied one after the other in
+    the given order (a player in two of them sees the first's change in the second).
+
+    Every player's row is read and locked in one query (id order), the rows changed are
+    written in one ``UPDATE`` and the history in one ``INSERT``, whatever the number of
+    matches.
+    """
+    rated = [m for m in matches if is_rated(m) and m.result in GAME_RESULTS]
+    if not rated:
         return
-    rows = player_stats_rows((match.white_id, match.black_id), lock=True)
+    rows = player_stats_rows([pid for m in rated for pid in (m.white_id, m.black_id)], lock=True)
+    changed: dict[int, PlayerStats] = {}
+    history: list[RatingHistory] = []
+    for match in rated:
+        history += _rate(match, rows, now)
+        changed[match.white_id] = rows[match.white_id]
+        changed[match.black_id] = rows[match.black_id]
+    fields = ["rated_matches"] if all(m.result == "draw" for m in rated) else RATING_FIELDS
+    rows_update(PlayerStats, [changed[pid] for pid in sorted(changed)], fields)
+    if history:
+        RatingHistory.objects.bulk_create(history)
+
+
+def _rate(match: Match, rows: dict[int, PlayerStats], now: datetime) -> list[RatingHistory]:
+    """Change both players' ``rows`` in memory for ``match``; the history rows it adds."""
     if match.result == "draw":
-        for row in rows.values():
-            row.rated_matches += 1
-        PlayerStats.objects.bulk_update(list(rows.values()), ["rated_matches"])
-        return
+        for pid in (match.white_id, match.black_id):
+            rows[pid].rated_matches += 1
+        return []
     winner_id, loser_id = (
         (match.white_id, match.black_id)
         if match.result == "white"
@@ -311,10 +377,7 @@ def ratings_apply(*, match: Match, now: datetime) -> None:
                 at=now,
             )
         )
-    PlayerStats.objects.bulk_update(
-        [winner, loser], ["rating", "best_rating", "experience", "rated_matches"]
-    )
-    RatingHistory.objects.bulk_create(history)
+    return history
 
 
 # --------------------------------------------------------------------------- dice
