@@ -342,7 +342,7 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
     return game
 
 
-def _after_roll(game: Game, now: datetime) -> None:
+def _after_roll(game: Game, now: datetime, depth: int = 0) -> None:
     """With dice on the board: a turn with no legal play passes at once."""
     position = game.position()
     if legal_plays(position, game.dice or (0, 0)):
@@ -357,7 +357,7 @@ def _after_roll(game: Game, now: datetime) -> None:
         notation="pass",
     )
     game.set_position(position.mirror())
-    _begin_turn(game, position.turn.other, now)
+    _begin_turn(game, position.turn.other, now, depth)
 
 
 def _begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
@@ -385,20 +385,7 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
         opening=False,
         color=game.turn,
     )
-    position = game.position()
-    if legal_plays(position, (game.die1, game.die2)):
-        return
-    _append(
-        game,
-        GameEvent.Kind.PASS,
-        now,
-        color=game.turn,
-        die1=game.die1,
-        die2=game.die2,
-        notation="pass",
-    )
-    game.set_position(position.mirror())
-    _begin_turn(game, position.turn.other, now, depth + 1)
+    _after_roll(game, now, depth + 1)
 
 
 def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Color]:
