@@ -59,6 +59,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_db import drop_database, recreate_database  # noqa: E402
+
 from backgammon.rules import Color, Position, legal_plays  # noqa: E402
 
 USERS = 200
@@ -68,22 +70,6 @@ TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 # --------------------------------------------------------------------------- database
-
-
-def recreate_database(admin_url: str, name: str) -> str:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"{admin_url.rsplit('/', 1)[0]}/{name}"
-
-
-def drop_database(admin_url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def redis_database(url: str) -> Any:

@@ -34,17 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_db import clone_rows, recreate_database  # noqa: E402
+
 BENCH_DB = "backgammon_bench_expiry"
 USERS = 1000
-
-
-def recreate_database(admin_url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"{admin_url.rsplit('/', 1)[0]}/{BENCH_DB}"
 
 
 def main() -> None:
@@ -54,7 +47,7 @@ def main() -> None:
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = recreate_database(args.admin_url)
+    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, BENCH_DB)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backgammon.settings")
     os.environ["DEBUG"] = "false"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
@@ -99,28 +92,9 @@ def main() -> None:
     # The template game is game number 1 of the 1% overdue (g = 0 in the series below).
     Game.objects.filter(pk=template_game.pk).update(deadline_at=now - timedelta(minutes=1))
 
-    def columns(table: str) -> list[str]:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT column_name FROM information_schema.columns "
-                "WHERE table_name = %s AND column_name <> 'id' ORDER BY ordinal_position",
-                [table],
-            )
-            return [row[0] for row in cursor.fetchall()]
-
-    def clone(table: str, template_id: int, count: int, overrides: dict[str, str]) -> None:
-        cols = columns(table)
-        select = ", ".join(overrides.get(col, f"t.{col}") for col in cols)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO {table} ({', '.join(cols)}) SELECT {select} "  # noqa: S608
-                f"FROM {table} t, generate_series(1, {int(count)}) g "
-                f"WHERE t.id = {int(template_id)}"
-            )
-
     started = time.perf_counter()
     n = args.games - 1
-    clone(
+    clone_rows(
         "matches_match",
         template_match.pk,
         n,
@@ -132,7 +106,7 @@ def main() -> None:
         },
     )
     every = args.overdue_every
-    clone(
+    clone_rows(
         "matches_game",
         template_game.pk,
         n,

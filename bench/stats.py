@@ -31,20 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_db import clone_rows, recreate_database  # noqa: E402
+
 BENCH_DB = "backgammon_bench"
 GAMES_PER_MATCH = 5
 USERS = 1000
 LIVE_MATCHES = 50
-
-
-def recreate_database(admin_url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    base = admin_url.rsplit("/", 1)[0]
-    return f"{base}/{BENCH_DB}"
 
 
 def median_seconds(action: Callable[[], object], repeat: int, warmup: int = 20) -> float:
@@ -67,7 +59,7 @@ def main() -> None:
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = recreate_database(args.admin_url)
+    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, BENCH_DB)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backgammon.settings")
     # Measure as in production: DEBUG off (cached template loader, no query log).
     os.environ["DEBUG"] = "false"
@@ -115,26 +107,6 @@ def main() -> None:
     template_game = Game.objects.order_by("pk").first()
     assert template_match is not None and template_game is not None
 
-    def columns(table: str) -> list[str]:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT column_name FROM information_schema.columns "
-                "WHERE table_name = %s AND column_name <> 'id' ORDER BY ordinal_position",
-                [table],
-            )
-            return [row[0] for row in cursor.fetchall()]
-
-    def clone(table: str, template_id: int, count: int, overrides: dict[str, str]) -> None:
-        cols = columns(table)
-        select = ", ".join(overrides.get(col, f"t.{col}") for col in cols)
-        with connection.cursor() as cursor:
-            # No query parameters: the expressions use the % operator literally.
-            cursor.execute(
-                f"INSERT INTO {table} ({', '.join(cols)}) SELECT {select} "  # noqa: S608
-                f"FROM {table} t, generate_series(1, {int(count)}) g "
-                f"WHERE t.id = {int(template_id)}"
-            )
-
     seeded = {"games": 0}
 
     def seed_up_to(total_games: int) -> None:
@@ -144,7 +116,7 @@ def main() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT coalesce(max(id), 0) FROM matches_match")
             base_match = cursor.fetchone()[0]
-        clone(
+        clone_rows(
             "matches_match",
             template_match.pk,
             new_matches,
@@ -161,7 +133,7 @@ def main() -> None:
                 "draw_offered_by": "NULL",
             },
         )
-        clone(
+        clone_rows(
             "matches_game",
             template_game.pk,
             new_matches * GAMES_PER_MATCH,
