@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One expiry sweep (``games_expire_overdue``) over 1,000,000 active games, 1% overdue.
 
-    .venv/bin/python bench/expiry.py [--games 1000000] [--overdue-every 100]
+    .venv/bin/python bench/expiry.py [--games 1000000] [--overdue-every 100] [--profile]
         [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
 
 Creates (or re-creates) its own database, ``backgammon_bench_expiry``, migrates it,
@@ -45,6 +45,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--overdue-every", type=int, default=100)
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument(
+        "--profile", action="store_true", help="print a cProfile of the sweep of overdue games"
+    )
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = recreate_database(args.admin_url, BENCH_DB)
@@ -144,7 +147,17 @@ def main() -> None:
     print(f"sweep with 0 overdue (median of 21): {empty_ms:.2f} ms", flush=True)
 
     moment = timezone.now()
-    seconds, ended = timed_sweep(moment)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        seconds, ended = profiler.runcall(timed_sweep, moment)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        profiler.dump_stats("/tmp/expiry.prof")
+    else:
+        seconds, ended = timed_sweep(moment)
     rows = Notification.objects.count()
     print(
         f"sweep with {ended:,} overdue: {seconds:.2f} s "

@@ -39,6 +39,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 
+from .bulk import rows_insert
 from .models import Challenge, Game, Match, Notification
 
 log = logging.getLogger(__name__)
@@ -87,8 +88,9 @@ def notify(
 
 def notify_many(items: Iterable[dict[str, Any]], *, now: datetime) -> list[Notification]:
     """:func:`notify` for several rows at once (each item its keyword arguments but ``now``):
-    one ``INSERT`` for all of them."""
-    rows = Notification.objects.bulk_create([_notification(now=now, **item) for item in items])
+    written together (:func:`~matches.bulk.rows_insert`)."""
+    rows = [_notification(now=now, **item) for item in items]
+    rows_insert(Notification, rows)
     _enqueue_on_commit(rows)
     return rows
 

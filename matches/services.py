@@ -36,7 +36,7 @@ from backgammon.rules import (
 from backgammon.rules.match import MatchLengthError
 
 from . import timecontrol
-from .bulk import rows_update
+from .bulk import rows_insert, rows_update
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify, notify_many
@@ -800,7 +800,7 @@ def games_time_out_batch(*, games: list[Game], now: datetime) -> list[Game]:
     if not ended:
         return ended
     matches = [game.match for game in ended]
-    GameEvent.objects.bulk_create(events)
+    rows_insert(GameEvent, events)
     rows_update(Game, ended, GAME_END_FIELDS)
     rows_update(Match, matches, MATCH_END_FIELDS)
     notify_many(notes, now=now)

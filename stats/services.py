@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 
-from matches.bulk import rows_update
+from matches.bulk import rows_insert, rows_update
 from matches.models import Game, Match
 
 from .maths import INITIAL_EXPERIENCE, INITIAL_RATING, fibs_rating_change
@@ -339,7 +339,7 @@ def ratings_apply_many(*, matches: Iterable[Match], now: datetime) -> None:
     fields = ["rated_matches"] if all(m.result == "draw" for m in rated) else RATING_FIELDS
     rows_update(PlayerStats, [changed[pid] for pid in sorted(changed)], fields)
     if history:
-        RatingHistory.objects.bulk_create(history)
+        rows_insert(RatingHistory, history)
 
 
 def _rate(match: Match, rows: dict[int, PlayerStats], now: datetime) -> list[RatingHistory]:
