@@ -32,13 +32,15 @@ from backgammon.rules import Color, InvalidIdError, MatchKey, Position, match_id
 from backgammon.rules.gnubg_ids import GameState
 
 from . import selectors, services
-from .errors import InvalidAction, NotFound, ServiceError
+from .errors import Forbidden, InvalidAction, NotFound, ServiceError
 from .models import Challenge, Game, Match
 from .serializers import (
     ActionSerializer,
     ChallengeCreateSerializer,
     ChallengeSerializer,
     ErrorSerializer,
+    GameMessageCreateSerializer,
+    GameMessageSerializer,
     GameQuerySerializer,
     GameSerializer,
     MatchListSerializer,
@@ -481,6 +483,60 @@ class GameDetailView(BaseAPIView):
         query = GameQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         return _game_response(pk, request.user, events_from=query.validated_data["events_from"])
+
+
+class GameMessagesView(BaseAPIView):
+    """The game's chat, for its two players only (as on the game page).
+
+    Anyone else is refused: 401 for a visitor, 403 ``forbidden`` for a spectator, the
+    message the website gives when they try to post. Posting goes through
+    ``services.game_message_post``, which also notifies the opponent.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_messages_list",
+        parameters=[OBJECT_ID],
+        responses={
+            200: GameMessageSerializer(many=True),
+            401: ERRORS_WRITE[401],
+            403: OpenApiResponse(ERROR, description="Not a player of this game."),
+            404: ERRORS_WRITE[404],
+        },
+        description="The game's messages, oldest first. Hidden ones keep their place, "
+        "with `hidden` true and `text` null.",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = Game.objects.select_related("match").filter(pk=pk).first()
+        if game is None:
+            raise NotFound(_("No such game."))
+        messages = selectors.game_messages(game, request.user)
+        if messages is None:
+            raise Forbidden(_("You are not playing in this game."))
+        return Response(GameMessageSerializer(messages, many=True).data)
+
+    @extend_schema(
+        operation_id="games_messages_create",
+        parameters=[OBJECT_ID],
+        request=GameMessageCreateSerializer,
+        responses={
+            201: GameMessageSerializer,
+            400: OpenApiResponse(ERROR, description="Malformed body, or an empty message."),
+            401: ERRORS_WRITE[401],
+            403: OpenApiResponse(ERROR, description="Not a player of this game."),
+            404: ERRORS_WRITE[404],
+        },
+        description="Send the opponent a message (also once the game is over). They are "
+        "notified, once per burst of messages.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        body = GameMessageCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        message = services.game_message_post(
+            game_id=pk, author=request.user, text=body.validated_data["text"], now=timezone.now()
+        )
+        return Response(GameMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 
 class GameActionView(BaseAPIView):

@@ -14,19 +14,17 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 
-from . import services
+from . import selectors, services
 from .errors import ServiceError
 from .models import Game, GameMessage
 
 
 def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
     """What the game page shows of the messages: only to the two players (one query)."""
-    color = game.match.color_of(user) if getattr(user, "is_authenticated", False) else None
-    if color is None:
+    rows = selectors.game_messages(game, user)
+    color = game.match.color_of(user)
+    if rows is None or color is None:  # not one of the two players
         return {"game_messages": None}
-    rows = list(
-        GameMessage.objects.filter(game=game).select_related("author").order_by("created_at", "pk")
-    )
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,

@@ -68,6 +68,7 @@ class Notification(models.Model):
         DRAW_OFFERED = "draw_offered", _("Draw offered")
         TIME_OUT = "time_out", _("Time-out")
         MODERATION = "moderation", _("Message from the moderators")
+        MESSAGE_RECEIVED = "message_received", _("New message")
 
     class Delivery(models.TextChoices):
         EMAIL = "email", _("E-mail")

@@ -331,6 +331,8 @@ def unsubscribe_url(user: User) -> str:
 def notification_url(row: Notification) -> str:
     """The page a notification points to (a path)."""
     try:
+        if row.game_id is not None and row.kind == Kind.MESSAGE_RECEIVED:
+            return reverse("game_detail", args=[row.game_id]) + "#messages"
         if row.game_id is not None:
             return reverse("game_detail", args=[row.game_id])
         if row.match_id is not None:
@@ -384,6 +386,8 @@ def notification_text(row: Notification) -> str:
         if p.get("won"):
             return _("You won the match against %(opponent)s.") % {"opponent": opponent}
         return _("You lost the match against %(opponent)s.") % {"opponent": opponent}
+    if kind == Kind.MESSAGE_RECEIVED:
+        return _("%(opponent)s sent you a message in your game.") % {"opponent": opponent}
     if kind == Kind.MODERATION:
         # Written in the recipient's language by moderation.services when it was sent.
         return str(p.get("text") or row.get_kind_display())

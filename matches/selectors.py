@@ -11,7 +11,7 @@ from accounts.models import User
 from backgammon.rules import Play, RulesError, legal_plays, parse_play
 
 from .errors import from_rules_error
-from .models import Challenge, Game, Match, Vacation
+from .models import Challenge, Game, GameMessage, Match, Vacation
 from .services import match_state
 
 
@@ -48,6 +48,20 @@ def game_plays(game: Game) -> list[Play]:
     if game.state != Game.State.MOVING or game.dice is None:
         return []
     return legal_plays(game.position(), game.dice)
+
+
+def game_messages(game: Game, user: object) -> list[GameMessage] | None:
+    """The messages of ``game`` in order, for one of its two players (one query).
+
+    None for anyone else: spectators and visitors never see them (the game page leaves
+    the section out, the API refuses). Hidden messages are listed with ``hidden`` set;
+    whoever shows them shows the mask, not the text.
+    """
+    if not getattr(user, "is_authenticated", False) or game.match.color_of(user) is None:
+        return None
+    return list(
+        GameMessage.objects.filter(game=game).select_related("author").order_by("created_at", "pk")
+    )
 
 
 def games_awaiting(user: User) -> QuerySet[Game]:

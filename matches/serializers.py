@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .models import Challenge, GameEvent, Match, VariantChoice
+from .models import Challenge, GameEvent, GameMessage, Match, VariantChoice
 
 COLORS = ("white", "black")
 
@@ -374,6 +374,48 @@ class GameQuerySerializer(serializers.Serializer):
     )
 
 
+# --------------------------------------------------------------------------- game messages
+
+
+class GameMessageSerializer(serializers.ModelSerializer):
+    """A message of the game's chat. A message the moderators hid keeps its place in the
+    list with ``hidden`` true and ``text`` null (the game page shows a mask there)."""
+
+    author = PlayerSerializer()
+    text = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameMessage
+        fields = ["id", "author", "text", "hidden", "created_at"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_text(self, message: GameMessage) -> str | None:
+        return None if message.hidden else message.text
+
+
+class StrictCharField(serializers.CharField):
+    """Text that must be a JSON string (DRF's own also takes a number and turns it into
+    text, which the schema does not allow)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class GameMessageCreateSerializer(serializers.Serializer):
+    """A new message. Blank after trimming is refused by the service (``empty_message``)."""
+
+    text = StrictCharField(
+        min_length=1,
+        max_length=GameMessage.MAX_LENGTH,
+        trim_whitespace=False,  # the limits apply to the text as sent; the service trims
+        help_text=f"At most {GameMessage.MAX_LENGTH} characters; leading and trailing "
+        "whitespace is dropped.",
+    )
+
+
 # --------------------------------------------------------------------------- action bodies
 
 
@@ -402,6 +444,8 @@ __all__ = [
     "ChallengeCreateSerializer",
     "ChallengeSerializer",
     "ErrorSerializer",
+    "GameMessageCreateSerializer",
+    "GameMessageSerializer",
     "GameQuerySerializer",
     "GameSerializer",
     "MatchListSerializer",

@@ -903,11 +903,16 @@ def game_extend_deadline(*, game_id: int, extra: timedelta, now: datetime) -> Ga
 
 @transaction.atomic
 def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -> GameMessage:
-    """One of the two players sends the other a short message in the game."""
-    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    """One of the two players sends the other a short message in the game.
+
+    The opponent is told with a ``message_received`` notification (see
+    :func:`_notify_message`, which keeps ten messages in a row down to one notice).
+    """
+    game = Game.objects.select_related("match__white", "match__black").filter(pk=game_id).first()
     if game is None:
         raise NotFound(_("No such game."))
-    if game.match.color_of(author) is None:
+    color = game.match.color_of(author)
+    if color is None:
         raise Forbidden(_("You are not playing in this game."))
     text = text.strip()
     if not text:
@@ -918,7 +923,42 @@ def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -
             code="message_length",
             max=GameMessage.MAX_LENGTH,
         )
-    return GameMessage.objects.create(game=game, author=author, text=text, created_at=now)
+    message = GameMessage.objects.create(game=game, author=author, text=text, created_at=now)
+    _notify_message(game, author, game.match.player(color.other), now)
+    return message
+
+
+def _notify_message(game: Game, author: User, recipient: User, now: datetime) -> None:
+    """Tell ``recipient`` that ``author`` wrote to them in ``game``, unless they already know.
+
+    One notice per burst, not one per message: no new row while the recipient still has
+    an unread ``message_received`` row for this game written after their own last message
+    in it. Ten messages in a row give one e-mail (or one digest line); once the recipient
+    marks it read or answers in the game, the next message notifies again. The notice
+    does not quote the text: a message the moderators hide later must not live on in an
+    e-mail. Two messages posted at the same instant may both notify (no lock is taken for
+    chat); that is harmless.
+    """
+    last_reply = (
+        GameMessage.objects.filter(game=game, author=recipient)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    unread = Notification.objects.filter(
+        recipient=recipient, game=game, kind=Notification.Kind.MESSAGE_RECEIVED, read_at=None
+    )
+    if last_reply is not None:
+        unread = unread.filter(created_at__gt=last_reply)
+    if unread.exists():
+        return
+    notify(
+        recipient=recipient,
+        kind=Notification.Kind.MESSAGE_RECEIVED,
+        now=now,
+        game=game,
+        payload={"opponent": author.public_name},
+    )
 
 
 @transaction.atomic

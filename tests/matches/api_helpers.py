@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from backgammon.rules import Dice, FixedDice
 from matches import services
-from matches.models import Game, GameEvent, Match
+from matches.models import Game, GameEvent, GameMessage, Match, Notification
 
 
 def token_client(user: User | None) -> APIClient:
@@ -53,11 +53,18 @@ def scripted_dice(dice: Dice | list[int]) -> Iterator[Dice]:
         services.dice = previous
 
 
-def snapshot() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """Every stored game and match row, and the number of record rows."""
+def snapshot() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, int, int]:
+    """Every stored game and match row, and the number of record, message and notification
+    rows."""
     games = list(Game.objects.order_by("pk").values())
     matches = list(Match.objects.order_by("pk").values())
-    return games, matches, GameEvent.objects.count()
+    return (
+        games,
+        matches,
+        GameEvent.objects.count(),
+        GameMessage.objects.count(),
+        Notification.objects.count(),
+    )
 
 
 def start_match(challenger: APIClient, accepter: APIClient, **options: Any) -> dict[str, Any]:
