@@ -126,6 +126,11 @@ try:
     }
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is invalid: {exc}") from exc
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Server-side parameters: psycopg prepares a statement after its fifth use on a
+    # connection, so PostgreSQL stops parsing and planning every move's few statements
+    # again (bench/README.md), and no parameter is quoted into the SQL in Python.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -33,7 +33,7 @@ from backgammon.rules.gnubg_ids import GameState
 
 from . import selectors, services
 from .errors import Forbidden, InvalidAction, NotFound, ServiceError
-from .models import Challenge, Game, Match
+from .models import Challenge, Game, GameEvent, Match
 from .serializers import (
     ActionSerializer,
     ChallengeCreateSerializer,
@@ -241,16 +241,19 @@ def _clock(game: Game) -> dict[str, Any] | None:
     }
 
 
-#: An action's response lists the record of the last this many plies only (a GET of the
-#: game lists it all): the record grows with every move, the rest of the answer does not.
-RECENT_PLIES = 10
-
-
-def game_payload(game: Game, user: User | AnonymousUser, *, events_from: int = 1) -> dict[str, Any]:
+def game_payload(
+    game: Game,
+    user: User | AnonymousUser,
+    *,
+    events_from: int = 1,
+    new_events: list[GameEvent] | None = None,
+) -> dict[str, Any]:
     """Everything the API shows about ``game`` to ``user`` (a player, spectator or visitor).
 
     ``game`` must come with its match and both players loaded (``select_related``). The
-    record is listed from ply ``events_from`` on (1: all of it).
+    record is listed from ply ``events_from`` on (1: all of it); or, with ``new_events``
+    (an action's response), just those rows, which the action added after the ply the
+    client had seen: they come from memory, not from a query.
     """
     match = game.match
     viewer = match.color_of(user) if user.is_authenticated else None
@@ -263,8 +266,13 @@ def game_payload(game: Game, user: User | AnonymousUser, *, events_from: int = 1
     next_game = None
     if game.is_finished:  # the next game is only started when this one ends
         next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
-    events_from = min(max(1, events_from), game.ply + 1)
-    events = game.events.all() if events_from == 1 else game.events.filter(ply__gte=events_from)
+    if new_events is not None:
+        events_from = new_events[0].ply if new_events else game.ply + 1
+        rows: Any = [tuple(getattr(e, name) for name in EVENT_FIELDS) for e in new_events]
+    else:
+        events_from = min(max(1, events_from), game.ply + 1)
+        events = game.events.all() if events_from == 1 else game.events.filter(ply__gte=events_from)
+        rows = events.values_list(*EVENT_FIELDS)
     return {
         "id": game.pk,
         "match": match.pk,
@@ -304,7 +312,7 @@ def game_payload(game: Game, user: User | AnonymousUser, *, events_from: int = 1
         "points": game.points,
         "draw_offered_by": color_name(match.draw_offered_by),
         "events_from": events_from,
-        "events": [_event(row) for row in events.values_list(*EVENT_FIELDS)],
+        "events": [_event(row) for row in rows],
     }
 
 
@@ -543,8 +551,8 @@ class GameActionView(BaseAPIView):
     """One game action: validate the body, call the service, return the new game state.
 
     The state is built from the game the service returns (locked, changed and saved with
-    its match and players loaded), not read again; its record lists the last
-    :data:`RECENT_PLIES` plies only.
+    its match and players loaded), not read again; its record lists only the plies the
+    action added (``events_from`` is the ply after the one the client sent).
     """
 
     permission_classes = [IsAuthenticated]
@@ -558,7 +566,7 @@ class GameActionView(BaseAPIView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         game = self.call(game_id=pk, player=request.user, expected_ply=data.pop("ply"), data=data)
-        payload = game_payload(game, request.user, events_from=game.ply - RECENT_PLIES + 1)
+        payload = game_payload(game, request.user, new_events=game.new_events)
         return Response(payload)
 
 

@@ -270,8 +270,7 @@ def game_clock(game: Game, now: datetime) -> dict[str, object]:
         return {"deadline_at": None, "move_deadline_at": None, "bank": None, "away_until": None}
     match = game.match
     color = game.turn_color
-    player_id = match.white_id if color == color.WHITE else match.black_id
-    away = timecontrol.away_intervals(player_id, now)
+    away = timecontrol.away_intervals_of(match.player(color), now)
     bank = timecontrol.bank_of(match, color)
     current = [v for v in away if v[0] <= now < v[1]]
     until = None

@@ -8,6 +8,8 @@ check. The engine wants the board from the side of the player on roll;
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -235,8 +237,29 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.number} of match #{self.match_id}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        unsaved = self.__dict__.pop("_unsaved_events", None)
+        if unsaved:
+            GameEvent.objects.bulk_create(unsaved)
+
     def get_absolute_url(self) -> str:
         return reverse("game_detail", args=[self.pk])
+
+    def record(self, event: GameEvent) -> None:
+        """Append ``event`` to the record: it is written with the game's next ``save()``.
+
+        A turn often adds several rows (a move, then the opponent's roll or pass): they
+        go in one ``INSERT`` after the game row, in the same transaction.
+        """
+        self.__dict__.setdefault("_unsaved_events", []).append(event)
+        self.__dict__.setdefault("_new_events", []).append(event)
+
+    @property
+    def new_events(self) -> list[GameEvent]:
+        """The rows :meth:`record` added through this instance, in order: what an action
+        added, for a response that lists it without reading the record again."""
+        return list(self.__dict__.get("_new_events", ()))
 
     @property
     def turn_color(self) -> Color:

@@ -42,6 +42,21 @@ class Vacation(models.Model):
     def __str__(self) -> str:
         return f"{self.user} away {self.start}..{self.end}"
 
+    def save(self, *args: object, **kwargs: object) -> None:
+        """Also raise the player's ``vacations_until`` to this vacation's end, whoever
+        writes it (the services, the admin): the clock trusts it to skip the query."""
+        from django.contrib.auth import get_user_model
+        from django.db.models.functions import Coalesce, Greatest
+
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        get_user_model().objects.filter(pk=self.user_id).update(
+            vacations_until=Greatest(Coalesce("vacations_until", self.ends_at), self.ends_at)
+        )
+        user = self._state.fields_cache.get("user")
+        if user is not None:
+            until = user.vacations_until
+            user.vacations_until = self.ends_at if until is None else max(until, self.ends_at)
+
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1

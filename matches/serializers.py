@@ -293,7 +293,8 @@ class GameSerializer(serializers.Serializer):
     """The full state of a game, as the API returns it after every GET and action.
 
     The record (``events``) is listed from ply ``events_from`` on: all of it for a GET
-    (unless its ``events_from`` parameter asks for less), the last 10 plies after an action.
+    (unless its ``events_from`` parameter asks for less); after an action, the plies that
+    action added, from the one after the ``ply`` sent.
 
     ``actions`` and ``plays`` are what the requesting user may do now: a bot needs nothing
     else. Send the ``ply`` you saw with each action; if the game moved on meanwhile you
@@ -357,7 +358,8 @@ class GameSerializer(serializers.Serializer):
     events_from = serializers.IntegerField(
         min_value=1,
         help_text="The ply of the first event listed: 1 when `events` is the whole record "
-        "(a GET of the game, by default); after an action only the last 10 plies are listed.",
+        "(a GET of the game, by default); after an action, the ply after the one sent: only "
+        "the plies the action added are listed (the client has the earlier ones).",
     )
     events = EventSerializer(many=True, help_text="The record from ply `events_from` on.")
 

@@ -38,6 +38,7 @@ from backgammon.rules.match import MatchLengthError
 from . import timecontrol
 from .bulk import rows_insert, rows_update
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
+from .locking import game_for_update
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify, notify_many
 from .signals import (
@@ -237,12 +238,8 @@ def _deadline(match: Match, now: datetime, color: Color) -> datetime:
         days_per_move=match.days_per_move,
         bank=timecontrol.bank_of(match, color),
         now=now,
-        away=timecontrol.away_intervals(_player_id(match, color), now),
+        away=timecontrol.away_intervals_of(match.player(color), now),
     )
-
-
-def _player_id(match: Match, color: Color) -> int:
-    return match.white_id if color == Color.WHITE else match.black_id
 
 
 def _charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
@@ -262,7 +259,7 @@ def _charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
             bank=bank,
             deadline_at=game.deadline_at,
             now=now,
-            away=timecontrol.away_intervals(_player_id(match, color), now),
+            away=timecontrol.away_intervals_of(match.player(color), now),
         )
     if left != bank:
         field = timecontrol.set_bank(match, color, left)
@@ -293,8 +290,9 @@ def _event(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
 
 
 def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    """The game's next record row, written with the game's next ``save()``."""
     event = _event(game, kind, now, **fields)
-    event.save(force_insert=True)
+    game.record(event)
     return event
 
 
@@ -393,16 +391,11 @@ def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Col
 
     The game and its match are locked (as a plain ``FOR UPDATE`` over the join did); the
     players come in the same query, unlocked, for the checks, the notification rows and
-    the API's response.
+    the API's response (:func:`~matches.locking.game_for_update`).
     """
-    try:
-        game = (
-            Game.objects.select_for_update(of=("self", "match"))
-            .select_related("match", "match__white", "match__black")
-            .get(pk=game_id)
-        )
-    except Game.DoesNotExist:
-        raise NotFound(_("No such game.")) from None
+    game = game_for_update(game_id)
+    if game is None:
+        raise NotFound(_("No such game."))
     color = game.match.color_of(user)
     if color is None:
         raise Forbidden(_("You are not playing in this game."))
@@ -611,14 +604,14 @@ def _finish_game(
 ) -> None:
     """Score the game, advance the match, and start the next game unless the match is over.
 
-    ``events``: record rows of the game not saved yet (from :func:`_event`); they are
-    inserted with the win event in one statement.
+    ``events``: record rows of the game not recorded yet (from :func:`_event`); they are
+    written with the win event and the game.
     """
     match = game.match
     events = list(events or [])
     after = _score_game(game, state, outcome, now, events)
-    if events:
-        GameEvent.objects.bulk_create(events)
+    for event in events:
+        game.record(event)
     game.save()
     game_finished.send(sender=Game, game=game, now=now)
     match_over = after.is_over or ends_match

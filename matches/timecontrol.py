@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from backgammon.rules import Color
@@ -73,6 +74,15 @@ def away_intervals(user_id: int, now: datetime) -> list[Interval]:
 
     rows = Vacation.objects.filter(user_id=user_id, ends_at__gt=now).order_by("starts_at")
     return [(v.starts_at, v.ends_at) for v in rows.only("starts_at", "ends_at")]
+
+
+def away_intervals_of(user: Any, now: datetime) -> list[Interval]:
+    """:func:`away_intervals` for a loaded user: no query while ``user.vacations_until``
+    (the latest end of their vacations, see ``Vacation.save``) is unset or past."""
+    until = user.vacations_until
+    if until is None or until <= now:
+        return []
+    return away_intervals(user.pk, now)
 
 
 def bank_of(match: object, color: Color) -> timedelta:

@@ -41,19 +41,46 @@ GAME_TERMINATIONS = (
 )
 
 
+Statement = tuple[str, list[object]]
+
+
+def execute_together(statements: Iterable[Statement]) -> None:
+    """Run writes that touch different rows: on PostgreSQL as one statement, each but the
+    last a data-modifying ``WITH`` clause (one round trip and one plan instead of several;
+    all of them see the same snapshot, so they must not write the same row twice),
+    elsewhere one after the other."""
+    statements = list(statements)
+    if not statements:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql" or len(statements) == 1:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+            return
+        *first, (last_sql, last_params) = statements
+        clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
+        params = [value for _, values in first for value in values]
+        cursor.execute(f"WITH {clauses} {last_sql}", [*params, *last_params])
+
+
 def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
     """Add each ``(player_id, key, delta)`` to its counter, creating missing ones: no savepoint.
 
     One ``INSERT … ON CONFLICT … DO UPDATE SET count = count + EXCLUDED.count`` for the
     site's counters and one for the players' (each kind has its own partial unique index,
-    and a statement names one conflict target), so a batch costs at most two statements
-    (PostgreSQL, and SQLite 3.24 or later). Deltas of the same key are summed first, and
+    and a statement names one conflict target), sent together (:func:`execute_together`;
+    PostgreSQL, and SQLite 3.24 or later). Deltas of the same key are summed first, and
     the rows go in key order (site before players, then by player and key): transactions
     that bump overlapping counters lock them in the same order and cannot deadlock on
     them. The upsert takes the row lock of a counter that exists and, for one that does
     not, waits on a concurrent insert of the same key and then updates it, so no count is
     lost and no unique-violation error is raised.
     """
+    execute_together(bump_statements(rows))
+
+
+def bump_statements(rows: Iterable[tuple[int | None, str, int]]) -> list[Statement]:
+    """The upserts of :func:`bump`, for a caller that sends them with other writes."""
     totals: dict[tuple[int | None, str], int] = defaultdict(int)
     for player_id, key, delta in rows:
         totals[(player_id, key)] += delta
@@ -65,21 +92,26 @@ def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
     )
     table = connection.ops.quote_name(Counter._meta.db_table)
     update = f"DO UPDATE SET count = {table}.count + EXCLUDED.count"
-    with connection.cursor() as cursor:
-        if site:
-            cursor.execute(
+    statements: list[Statement] = []
+    if site:
+        statements.append(
+            (
                 f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
                 + ", ".join(["(NULL, %s, %s)"] * len(site))
                 + f" ON CONFLICT (key) WHERE player_id IS NULL {update}",
                 [value for row in site for value in row],
             )
-        if players:
-            cursor.execute(
+        )
+    if players:
+        statements.append(
+            (
                 f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
                 + ", ".join(["(%s, %s, %s)"] * len(players))
                 + f" ON CONFLICT (player_id, key) WHERE player_id IS NOT NULL {update}",
                 [value for row in players for value in row],
             )
+        )
+    return statements
 
 
 def counter_add(*, key: str, player_id: int | None = None, amount: int = 1) -> None:
@@ -126,9 +158,14 @@ def players_mark_active(*, player_ids: Iterable[int], now: datetime) -> None:
     when it is older than :data:`ACTIVITY_RESOLUTION` (or unset), in player id order.
     A new row gets the model's starting rating and experience.
     """
+    execute_together(activity_statements(player_ids=player_ids, now=now))
+
+
+def activity_statements(*, player_ids: Iterable[int], now: datetime) -> list[Statement]:
+    """The upsert of :func:`players_mark_active` (none without players)."""
     ids = sorted(set(player_ids))
     if not ids:
-        return
+        return []
     table = connection.ops.quote_name(PlayerStats._meta.db_table)
     columns = "player_id, rating, best_rating, experience, rated_matches, last_active_at"
     at = connection.ops.adapt_datetimefield_value(now)
@@ -136,14 +173,15 @@ def players_mark_active(*, player_ids: Iterable[int], now: datetime) -> None:
     values: list[object] = []
     for pid in ids:
         values += [pid, INITIAL_RATING, INITIAL_RATING, INITIAL_EXPERIENCE, 0, at]
-    with connection.cursor() as cursor:
-        cursor.execute(
+    return [
+        (
             f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
             + ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(ids))
             + " ON CONFLICT (player_id) DO UPDATE SET last_active_at = EXCLUDED.last_active_at"
             + f" WHERE {table}.last_active_at IS NULL OR {table}.last_active_at < %s",
             [*values, recent],
         )
+    ]
 
 
 def player_mark_active(*, player_id: int, now: datetime) -> None:
@@ -397,20 +435,24 @@ def stats_dice_rolled(
     A turn's roll counts as one of the 21 rolls. The opening roll is two single dice,
     one per side, rerolled on a tie: counted as a roll it would show no doubles, so
     each of its dice counts only as a die face, for the site and for its thrower.
+    The counters and the thrower's activity go in one statement (:func:`execute_together`):
+    this runs on every move.
     """
     match = game.match
     if opening:
-        counters_add(
-            [
-                (None, f"opening:{die1}"),
-                (None, f"opening:{die2}"),
-                (match.white_id, f"opening:{die1}"),
-                (match.black_id, f"opening:{die2}"),
-            ]
-        )
-        players_mark_active(player_ids=(match.white_id, match.black_id), now=now)
-        return
-    player_id = match.white_id if color == 0 else match.black_id
-    key = roll_key(die1, die2)
-    counters_add([(None, key), (player_id, key)])
-    player_mark_active(player_id=player_id, now=now)
+        keys = [
+            (None, f"opening:{die1}"),
+            (None, f"opening:{die2}"),
+            (match.white_id, f"opening:{die1}"),
+            (match.black_id, f"opening:{die2}"),
+        ]
+        active = [match.white_id, match.black_id]
+    else:
+        player_id = match.white_id if color == 0 else match.black_id
+        key = roll_key(die1, die2)
+        keys = [(None, key), (player_id, key)]
+        active = [player_id]
+    execute_together(
+        bump_statements((player_id, key, 1) for player_id, key in keys)
+        + activity_statements(player_ids=active, now=now)
+    )

@@ -255,3 +255,52 @@ def test_the_api_shows_the_clock_and_that_the_player_is_away(
     data = game_payload(Game.objects.get(pk=game.pk), opponent)
     assert data["clock"]["away_until"] == today + DAY
     assert data["clock"]["bank_seconds"] == 86400
+
+
+@pytest.mark.django_db
+def test_every_vacation_stored_raises_the_players_marker_that_spares_the_clock_a_query() -> None:
+    import importlib
+
+    from django.apps import apps
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import UserFactory
+
+    player = UserFactory(username="dora")
+    assert player.vacations_until is None
+    with CaptureQueriesContext(connection) as queries:
+        assert timecontrol.away_intervals_of(player, NOW) == []
+    assert len(queries) == 0
+
+    def store(start: date, days: int) -> Vacation:  # as the admin does: the model's save()
+        starts_at, ends_at = timecontrol.vacation_instants(
+            start, start + timedelta(days=days - 1), "UTC"
+        )
+        return Vacation.objects.create(
+            user=User.objects.get(pk=player.pk),
+            start=start,
+            end=start + timedelta(days=days - 1),
+            starts_at=starts_at,
+            ends_at=ends_at,
+            created_at=NOW,
+        )
+
+    later = store(NOW.date() + timedelta(days=10), 3)
+    store(NOW.date() + timedelta(days=2), 2)  # ends sooner: the marker stays
+    player.refresh_from_db()
+    assert player.vacations_until == later.ends_at
+    with CaptureQueriesContext(connection) as queries:
+        away = timecontrol.away_intervals_of(player, NOW)
+    assert len(queries) == 1 and len(away) == 2 and away[-1] == (later.starts_at, later.ends_at)
+    with CaptureQueriesContext(connection) as queries:
+        assert timecontrol.away_intervals_of(player, later.ends_at) == []
+    assert len(queries) == 0
+
+    # The migration that sets the marker from the vacations already stored.
+    User.objects.update(vacations_until=None)
+    fill = importlib.import_module("matches.migrations.0006_vacations_until_fill").fill
+    fill(apps, None)
+    player.refresh_from_db()
+    assert player.vacations_until == later.ends_at
+    assert User.objects.exclude(pk=player.pk).filter(vacations_until__isnull=False).count() == 0

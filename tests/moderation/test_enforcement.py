@@ -109,3 +109,51 @@ def test_an_expired_or_lifted_suspension_lets_them_in(
     client = Client()
     response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == reverse("dashboard")
+
+
+def test_the_token_user_and_suspension_are_read_in_one_query(player: User, suspend) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.exceptions import AuthenticationFailed
+
+    from moderation.authentication import TokenAuthentication
+    from moderation.models import Suspension
+
+    token = Token.objects.create(user=player)
+    auth = TokenAuthentication()
+    with CaptureQueriesContext(connection) as queries:
+        user, found = auth.authenticate_credentials(token.key)
+    assert len(queries) == 1
+    assert (user.pk, user.username, user.language) == (player.pk, "alice", player.language)
+    assert (found.key, found.user_id, found.created) == (token.key, player.pk, token.created)
+
+    with pytest.raises(AuthenticationFailed, match="Invalid token"):
+        auth.authenticate_credentials(token.key[:-1] + ("0" if token.key[-1] != "0" else "1"))
+
+    # Suspensions that are not in force (ended, lifted, not begun) let the token in.
+    now = timezone.now()
+    suspend()
+    suspension = Suspension.objects.get(user=player)
+    for change in (
+        {"ends_at": now - timedelta(minutes=1)},
+        {"lifted_at": now},
+        {"starts_at": now + timedelta(hours=1), "ends_at": now + timedelta(days=2)},
+    ):
+        Suspension.objects.filter(pk=suspension.pk).update(
+            starts_at=now - timedelta(days=1), ends_at=now + timedelta(days=1), lifted_at=None
+        )
+        Suspension.objects.filter(pk=suspension.pk).update(**change)
+        from moderation.selectors import suspension_cache_clear
+
+        suspension_cache_clear(player.pk)
+        assert auth.authenticate_credentials(token.key)[0].pk == player.pk, change
+    Suspension.objects.filter(pk=suspension.pk).update(
+        starts_at=now - timedelta(days=1), ends_at=None, lifted_at=None
+    )
+    suspension_cache_clear(player.pk)
+    with pytest.raises(AuthenticationFailed, match="permanently"):
+        auth.authenticate_credentials(token.key)
+
+    User.objects.filter(pk=player.pk).update(is_active=False)
+    with pytest.raises(AuthenticationFailed, match="inactive"):
+        auth.authenticate_credentials(token.key)

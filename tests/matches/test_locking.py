@@ -1,0 +1,55 @@
+"""``matches.locking.game_for_update`` builds the instances the ORM's select_related would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from matches import clock
+from matches.locking import game_for_update
+from matches.models import Game
+from tests.factories import UserFactory
+
+from .clock_helpers import NOW, start_game, white_opens
+
+pytestmark = pytest.mark.django_db
+
+
+def _values(instance) -> dict:  # type: ignore[no-untyped-def]
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_the_locked_game_equals_the_orms(monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = UserFactory(username="alice", display_name="Alice", language="es")
+    bob = UserFactory(username="bob", time_zone="Europe/Madrid")
+    game = start_game(monkeypatch, alice, bob, length=0, time_bank_days=2, cube_limit=None)
+    game = white_opens(monkeypatch, game, alice, NOW + timedelta(hours=1))
+    # Every kind of column: JSON (board), durations (banks), datetimes set and unset.
+    clock.vacation_take(
+        user=bob, start=NOW.date() + timedelta(days=3), end=NOW.date() + timedelta(days=4), now=NOW
+    )
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = game_for_update(game.pk)
+    assert len(queries) == 1
+    if connection.features.has_select_for_update_of:
+        assert "FOR UPDATE OF g, m" in queries[0]["sql"]
+    orm = Game.objects.select_related("match", "match__white", "match__black").get(pk=game.pk)
+    assert locked is not None
+    pairs = [
+        (locked, orm),
+        (locked.match, orm.match),
+        (locked.match.white, orm.match.white),
+        (locked.match.black, orm.match.black),
+    ]
+    for ours, theirs in pairs:
+        assert _values(ours) == _values(theirs)
+        assert not ours._state.adding and ours._state.db == theirs._state.db
+    assert locked.match.bank_white is not None and locked.match.black.vacations_until is not None
+    assert isinstance(locked.board, dict) and locked.board == orm.board
+    with CaptureQueriesContext(connection) as queries:
+        assert locked.match.white.username == "alice" and locked.match.black.pk == bob.pk
+    assert len(queries) == 0
+    assert game_for_update(game.pk + 1000) is None
