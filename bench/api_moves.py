@@ -17,10 +17,11 @@
 3. Counts the SQL statements of a few moves in-process (test Client, same settings).
 4. Starts gunicorn (``--workers`` sync workers, ``DJANGO_ENV=production``, DEBUG off,
    e-mail to the ``dummy:`` backend, ``REDIS_URL`` set to ``--redis-url``, a spare Redis
-   database, as production runs: the cache is Redis, and each notification e-mail is
-   enqueued to Redis after the commit; no worker runs, so the enqueueing is the
-   request's whole cost of it) with ``bench.bare_settings``: the project's settings and
-   URLs plus ``/bench/bare-move/<id>``. That Redis database must be empty at the start;
+   database, as production runs: the cache is Redis, and after the commit each
+   notification e-mail's id is listed in Redis for a worker, with one delivery task
+   per burst; no worker runs, so that is the request's whole cost of it) with
+   ``bench.bare_settings``: the project's settings and URLs plus
+   ``/bench/bare-move/<id>``. That Redis database must be empty at the start;
    it is flushed at the end.
 5. Full phase: ``--clients`` threads, each owning its share of the games and both
    players' tokens, loop over their games: pick a random legal play from the position
@@ -601,12 +602,16 @@ def main() -> None:
                 server.wait()
         connection.close()
         queued = redis_client.llen("email")
+        listed = redis_client.llen("bg:outbox:ready")  # matches.notifications.READY_KEY
         redis_client.flushdb()
         if not args.keep_db:
             drop_database(args.admin_url, args.db)
 
     print()
-    print(f"Redis {args.redis_url}: {queued:,} tasks left queued (no worker ran), flushed")
+    print(
+        f"Redis {args.redis_url}: {listed:,} e-mail rows listed for a worker and {queued:,} "
+        "delivery tasks left queued (no worker ran), flushed"
+    )
     print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
     print(
         f"  {profile['queries']:g} SQL statements per move (max {profile['queries_max']}), "

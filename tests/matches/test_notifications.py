@@ -233,3 +233,69 @@ def test_the_unsubscribe_link_turns_emails_off_and_dies_when_the_preference_chan
     client.post(path)
     player.refresh_from_db()
     assert player.notify == User.Notify.DIGEST
+
+
+@pytest.mark.redis
+def test_a_burst_of_rows_is_listed_in_redis_for_one_delivery_task(monkeypatch) -> None:
+    import os
+    import uuid
+
+    from backgammon.celery import app
+    from matches import tasks
+
+    suffix = uuid.uuid4().hex[:8]
+    monkeypatch.setattr(notifications, "READY_KEY", f"test:ready:{suffix}")
+    monkeypatch.setattr(notifications, "KICK_KEY", f"test:kick:{suffix}")
+    sent: list[object] = []
+    monkeypatch.setattr(tasks.email_deliver_ready, "apply_async", lambda **kw: sent.append(kw))
+    previous = app.conf.broker_url
+    app.conf.broker_url, app.conf.task_always_eager = os.environ["REDIS_URL"], False
+    client = notifications._redis()
+    try:
+        assert notifications.deliver_soon([1, 2]) is True
+        assert notifications.deliver_soon([3]) is True
+        assert len(sent) == 1  # the second burst found the task on its way
+        assert client.pttl(notifications.KICK_KEY) > 0  # the flag lapses if the task is lost
+        # The task clears the flag first, then takes every id listed.
+        assert notifications.ready_ids(batch=2) == [1, 2]
+        assert client.get(notifications.KICK_KEY) is None
+        assert notifications.deliver_soon([4]) is True  # after the clear: a new task
+        assert len(sent) == 2
+        assert notifications.ready_ids() == [3, 4]
+        assert notifications.ready_ids() == []
+    finally:
+        client.delete(notifications.READY_KEY, notifications.KICK_KEY)
+        app.conf.broker_url, app.conf.task_always_eager = previous, True
+
+
+def test_with_the_broker_down_the_rows_wait_for_the_sweeper() -> None:
+    import time
+
+    from backgammon.celery import app
+
+    previous = app.conf.broker_url
+    app.conf.broker_url = "redis://127.0.0.1:9/0"  # nobody listens there
+    app.conf.task_always_eager = False
+    try:
+        started = time.monotonic()
+        assert notifications.deliver_soon([1]) is False
+        assert time.monotonic() - started < 3
+    finally:
+        app.conf.broker_url, app.conf.task_always_eager = previous, True
+
+
+def test_the_delivery_task_sends_every_listed_row(
+    monkeypatch, player: User, opponent: User
+) -> None:
+    from matches import tasks
+
+    rows = [
+        notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
+        for _ in range(3)
+    ]
+    batches = [[rows[0].pk, rows[1].pk], [rows[2].pk, rows[0].pk], []]
+    monkeypatch.setattr(notifications, "ready_ids", lambda batch=100: batches.pop(0))
+    mail.outbox.clear()
+    assert tasks.email_deliver_ready() == 4  # a row listed twice is claimed, and sent, once
+    assert len(mail.outbox) == 3
+    assert {r.status for r in Notification.objects.filter(pk__in=[r.pk for r in rows])} == {"sent"}
