@@ -34,6 +34,7 @@ from backgammon.rules.gnubg_ids import GameState
 from . import selectors, services
 from .errors import Forbidden, InvalidAction, NotFound, ServiceError
 from .models import Challenge, Game, GameEvent, Match
+from .notifications import notifications_mark_messages_read
 from .serializers import (
     ActionSerializer,
     ChallengeCreateSerializer,
@@ -513,7 +514,8 @@ class GameMessagesView(BaseAPIView):
             404: ERRORS_WRITE[404],
         },
         description="The game's messages, oldest first. Hidden ones keep their place, "
-        "with `hidden` true and `text` null.",
+        "with `hidden` true and `text` null. Reading them marks the caller's "
+        "`message_received` notifications for this game read.",
     )
     def get(self, request: Request, pk: int) -> Response:
         game = Game.objects.select_related("match").filter(pk=pk).first()
@@ -522,6 +524,7 @@ class GameMessagesView(BaseAPIView):
         messages = selectors.game_messages(game, request.user)
         if messages is None:
             raise Forbidden(_("You are not playing in this game."))
+        notifications_mark_messages_read(user=request.user, game=game, now=timezone.now())
         return Response(GameMessageSerializer(messages, many=True).data)
 
     @extend_schema(

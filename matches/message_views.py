@@ -17,14 +17,20 @@ from accounts.models import User
 from . import selectors, services
 from .errors import ServiceError
 from .models import Game, GameMessage
+from .notifications import notifications_mark_messages_read
 
 
 def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
-    """What the game page shows of the messages: only to the two players (one query)."""
+    """What the game page shows of the messages: only to the two players (one query).
+
+    A player who is shown them has read them: their ``message_received`` notices for
+    this game are marked read (one UPDATE), so the next message tells them again.
+    """
     rows = selectors.game_messages(game, user)
     color = game.match.color_of(user)
     if rows is None or color is None:  # not one of the two players
         return {"game_messages": None}
+    notifications_mark_messages_read(user=user, game=game, now=timezone.now())
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,

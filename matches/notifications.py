@@ -553,3 +553,14 @@ def notifications_mark_read(*, user: User, now: datetime, ids: Iterable[int] | N
     if ids is not None:
         rows = rows.filter(pk__in=list(ids))
     return rows.update(read_at=now)
+
+
+def notifications_mark_messages_read(*, user: User, game: Game, now: datetime) -> int:
+    """``user``, one of the two players, has just been shown the messages of ``game``
+    (the game page, or ``GET /api/games/<id>/messages``): their unread
+    ``message_received`` rows for it are read, so the next message notifies them again
+    (see ``services._notify_message``). One conditional UPDATE, on the unread rows of
+    one recipient (index ``notification_unread``); the opponent's rows are untouched."""
+    return Notification.objects.filter(
+        recipient=user, game=game, kind=Kind.MESSAGE_RECEIVED, read_at=None
+    ).update(read_at=now)

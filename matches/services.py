@@ -927,10 +927,11 @@ def _notify_message(game: Game, author: User, recipient: User, now: datetime) ->
     One notice per burst, not one per message: no new row while the recipient still has
     an unread ``message_received`` row for this game written after their own last message
     in it. Ten messages in a row give one e-mail (or one digest line); once the recipient
-    marks it read or answers in the game, the next message notifies again. The notice
-    does not quote the text: a message the moderators hide later must not live on in an
-    e-mail. Two messages posted at the same instant may both notify (no lock is taken for
-    chat); that is harmless.
+    marks it read, is shown the game's messages (the game page or the API's ``GET``:
+    ``notifications.notifications_mark_messages_read``) or answers in the game, the next
+    message notifies again. The notice does not quote the text: a message the moderators
+    hide later must not live on in an e-mail. Two messages posted at the same instant may
+    both notify (no lock is taken for chat); that is harmless.
     """
     last_reply = (
         GameMessage.objects.filter(game=game, author=recipient)

@@ -18,6 +18,7 @@ from accounts.models import User
 from matches import notifications, services
 from matches.errors import Forbidden, InvalidAction
 from matches.models import Game, GameMessage, Notification
+from tests.matches.api_helpers import token_client
 from tests.matches.clock_helpers import NOW, start_game
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +184,71 @@ def test_digest_players_get_one_line_for_a_burst(
     assert digest.body.count("Alice te ha enviado un mensaje en tu partida.") == 1
     row.refresh_from_db()
     assert row.status == Status.SENT
+
+
+# --------------------------------------------------------------------------- reading the chat
+
+
+def page_client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_viewing_the_game_page_reads_the_notice_and_the_next_message_notifies(
+    game: Game, player: User, opponent: User
+) -> None:
+    write(game, player)
+    write(game, player, minutes=1)  # same burst: still one notice
+    assert page_client(opponent).get(reverse("game_detail", args=[game.pk])).status_code == 200
+    [row] = message_rows(opponent)
+    assert row.read_at is not None
+    write(game, player, minutes=2)  # Bob has read the chat without answering: told again
+    write(game, player, minutes=3)  # but once per burst
+    rows = sorted(message_rows(opponent), key=lambda r: r.created_at)
+    assert [r.read_at is None for r in rows] == [False, True]
+
+
+def test_reading_the_chat_through_the_api_reads_the_notice(
+    game: Game, player: User, opponent: User
+) -> None:
+    write(game, player)
+    response = token_client(opponent).get(f"/api/games/{game.pk}/messages")
+    assert response.status_code == 200 and len(response.json()) == 1
+    [row] = message_rows(opponent)
+    assert row.read_at is not None
+    write(game, player, minutes=1)
+    assert [r.read_at is None for r in message_rows(opponent)].count(True) == 1
+
+
+def test_a_spectator_viewing_the_game_changes_nothing(
+    game: Game, player: User, opponent: User, outsider: User
+) -> None:
+    write(game, player)
+    write(game, opponent, minutes=1)
+    assert page_client(outsider).get(reverse("game_detail", args=[game.pk])).status_code == 200
+    assert Client().get(reverse("game_detail", args=[game.pk])).status_code == 200
+    assert token_client(outsider).get(f"/api/games/{game.pk}/messages").status_code == 403
+    assert not Notification.objects.exclude(read_at=None).exists()
+    assert len(message_rows(player)) == len(message_rows(opponent)) == 1
+
+
+def test_a_player_reading_the_chat_leaves_the_opponents_notices_and_other_games_alone(
+    monkeypatch: pytest.MonkeyPatch, game: Game, player: User, opponent: User
+) -> None:
+    other = start_game(monkeypatch, player, opponent)
+    write(game, player)  # Bob is told
+    write(game, opponent, minutes=1)  # Alice is told
+    write(other, player, minutes=2)  # Bob is told about the other game
+    page_client(opponent).get(reverse("game_detail", args=[game.pk]))
+    token_client(opponent).get(f"/api/games/{game.pk}/messages")
+    read = {(r.recipient_id, r.game_id) for r in Notification.objects.exclude(read_at=None)}
+    assert read == {(opponent.pk, game.pk)}
+    [alices] = message_rows(player)
+    assert alices.read_at is None and alices.game_id == game.pk
+    # Bob's other notices (the challenge accepted, his turn) are not the chat's to read.
+    assert (
+        not Notification.objects.filter(recipient=opponent, read_at__isnull=False)
+        .exclude(kind=Kind.MESSAGE_RECEIVED)
+        .exists()
+    )
