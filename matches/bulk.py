@@ -16,6 +16,7 @@ sequence in one query (PostgreSQL; ``bulk_create`` elsewhere).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from django.db import connection, models
@@ -114,3 +115,79 @@ def rows_insert(model: type[models.Model], rows: Sequence[models.Model]) -> None
                 for i, field in json:
                     values[i] = field.get_db_prep_save(values[i], connection)
                 copy.write_row([row.pk, *values])
+
+
+def save_with_rows(instance: models.Model, rows: Sequence[models.Model], *, key: str) -> bool:
+    """Update every field of ``instance`` (an existing row, as a plain ``save()`` does) and
+    insert ``rows`` (new instances of one model), in one statement; their primary keys
+    are set, matched by ``key``, an integer field unique among ``rows``. PostgreSQL only
+    (``WITH r AS (INSERT … RETURNING id, key) UPDATE …``): returns False elsewhere, and
+    the caller saves the usual way. The models written here have no ``pre_save``
+    (``auto_now``) and no ``pre_save``/``post_save`` receivers.
+    """
+    if connection.vendor != "postgresql" or not rows:
+        return False
+    meta, row_meta = instance._meta, rows[0]._meta
+    pk, row_pk = meta.pk, row_meta.pk
+    assert pk is not None and row_pk is not None
+    qn = connection.ops.quote_name
+    fields = [f for f in meta.concrete_fields if f is not pk]
+    row_fields = [f for f in row_meta.concrete_fields if f is not row_pk]
+    one = "(" + ", ".join(["%s"] * len(row_fields)) + ")"
+    row_key, key_column = qn(row_pk.column), qn(row_meta.get_field(key).column)  # type: ignore[union-attr]
+    sql = (
+        f"WITH r AS (INSERT INTO {qn(row_meta.db_table)} "  # noqa: S608
+        f"({', '.join(qn(f.column) for f in row_fields)}) VALUES "
+        + ", ".join([one] * len(rows))
+        + f" RETURNING {row_key}, {key_column}) UPDATE {qn(meta.db_table)} SET "
+        + ", ".join(f"{qn(f.column)} = %s" for f in fields)
+        + f" WHERE {qn(pk.column)} = %s"
+        + f" RETURNING (SELECT array_agg(ARRAY[{row_key}, {key_column}]::bigint[]) FROM r)"
+    )
+    params: list[Any] = [
+        f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in row_fields
+    ]
+    params += [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    params.append(pk.get_db_prep_save(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:
+        raise instance.DoesNotExist(f"{meta.object_name} {instance.pk} is gone")  # type: ignore[attr-defined]
+    keys = {value: pk_value for pk_value, value in found[0]}
+    for row in rows:
+        setattr(row, row_pk.attname, keys[getattr(row, key)])
+        row._state.adding = False
+        row._state.db = connection.alias
+    return True
+
+
+@cache
+def _insert_sql(model: type[models.Model], vendor: str) -> tuple[str, list[Any]]:
+    meta = model._meta
+    pk = meta.pk
+    assert pk is not None
+    qn = connection.ops.quote_name
+    fields = [f for f in meta.concrete_fields if f is not pk]
+    sql = (
+        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {qn(pk.column)}"
+    )
+    return sql, fields
+
+
+def insert_one(instance: models.Model) -> None:
+    """``instance.save(force_insert=True)`` for a row written on every move, with its SQL
+    built once per model and process instead of compiled by the ORM each time (the
+    models written here have no ``pre_save`` such as ``auto_now``, and no signals)."""
+    if not connection.features.can_return_columns_from_insert:
+        instance.save(force_insert=True)
+        return
+    sql, fields = _insert_sql(type(instance), connection.vendor)
+    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (key,) = cursor.fetchone()
+    instance.pk = key
+    instance._state.adding = False
+    instance._state.db = connection.alias

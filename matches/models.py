@@ -238,8 +238,20 @@ class Game(models.Model):
         return f"Game {self.number} of match #{self.match_id}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
+        """Save the game, then the record rows :meth:`record` added since the last save.
+
+        On PostgreSQL an existing game saved plainly (the end of every action) writes both
+        in one statement, the rows' ``INSERT`` as a ``WITH`` clause of the game's
+        ``UPDATE`` (:func:`matches.bulk.save_with_rows`); otherwise ``save()``, then one
+        ``bulk_create``.
+        """
         unsaved = self.__dict__.pop("_unsaved_events", None)
+        if unsaved and not args and not kwargs and not self._state.adding:
+            from .bulk import save_with_rows
+
+            if save_with_rows(self, unsaved, key="ply"):
+                return
+        super().save(*args, **kwargs)
         if unsaved:
             GameEvent.objects.bulk_create(unsaved)
 

@@ -42,7 +42,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 
-from .bulk import rows_insert
+from .bulk import insert_one, rows_insert
 from .models import Challenge, Game, Match, Notification
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ def notify(
         challenge=challenge,
         payload=payload,
     )
-    row.save(force_insert=True)
+    insert_one(row)
     _enqueue_on_commit([row])
     return row
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC
+from functools import cache
 from typing import Any
 
 from django.db import connection
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
 from accounts.models import User
+from matches.locking import Part, from_row, select_part
 
 from .models import Suspension
 from .selectors import suspension_of
@@ -25,43 +25,48 @@ def _refuse_suspended(user: Any) -> None:
         raise exceptions.AuthenticationFailed(suspension.message(), code="suspended")
 
 
-def _token_user_sql() -> str:
+@cache
+def _token_plan(vendor: str) -> tuple[str, list[Part]]:
+    """The query of :class:`TokenAuthentication` and how to cut its row (built once)."""
     qn = connection.ops.quote_name
+    user_columns, user_part = select_part(User, "u")
+    token_columns, token_part = select_part(Token, "t")
     user, token, suspension = (qn(model._meta.db_table) for model in (User, Token, Suspension))
-    return (
-        f"SELECT u.*, t.{qn('created')} AS token_created, EXISTS ("  # noqa: S608
+    sql = (
+        f"SELECT {', '.join(user_columns + token_columns)}, EXISTS ("  # noqa: S608
         f"SELECT 1 FROM {suspension} s WHERE s.user_id = u.id AND s.lifted_at IS NULL"
-        " AND s.starts_at <= %s AND (s.ends_at IS NULL OR s.ends_at > %s)) AS suspended"
+        " AND s.starts_at <= %s AND (s.ends_at IS NULL OR s.ends_at > %s))"
         f" FROM {user} u JOIN {token} t ON t.user_id = u.id WHERE t.{qn('key')} = %s"
     )
+    return sql, [user_part, token_part]
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token …``; a suspended player's token is refused (401).
 
     Every API request of a bot comes this way, so the token, its user and whether a
-    suspension is in force are read in one raw query (DRF's ``select_related`` lookup
-    and the suspension check were two queries and a cache round trip). Only a
-    suspended player's request reads the suspension itself, for its message.
+    suspension is in force are read in one query, whose SQL is built once per process
+    (DRF's ``select_related`` lookup and the suspension check were two queries and a
+    cache round trip). Only a suspended player's request reads the suspension itself,
+    for its message.
     """
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        sql, (user_part, token_part) = _token_plan(connection.vendor)
         now = connection.ops.adapt_datetimefield_value(timezone.now())
-        rows = list(User.objects.raw(_token_user_sql(), [now, now, key]))
-        if not rows:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [now, now, key])
+            row = cursor.fetchone()
+        if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = rows[0]
+        size = len(user_part[1])
+        user = from_row(user_part, row[:size])
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        if user.suspended:
+        if row[-1]:
             _refuse_suspended(user)
-        created = user.token_created
-        if isinstance(created, str):  # SQLite: a raw column may come back as text
-            created = parse_datetime(created)
-        if created is not None and timezone.is_naive(created):  # SQLite: stored in UTC
-            created = timezone.make_aware(created, UTC)
-        token = Token(key=key, user=user, created=created)
-        token._state.adding = False
+        token = from_row(token_part, row[size:-1])
+        token.user = user
         return user, token
 
 

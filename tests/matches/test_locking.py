@@ -53,3 +53,31 @@ def test_the_locked_game_equals_the_orms(monkeypatch: pytest.MonkeyPatch) -> Non
         assert locked.match.white.username == "alice" and locked.match.black.pk == bob.pk
     assert len(queries) == 0
     assert game_for_update(game.pk + 1000) is None
+
+
+def test_the_game_and_its_new_record_rows_are_saved_together(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """One statement on PostgreSQL (``bulk.save_with_rows``), two elsewhere: same rows."""
+    from matches.models import GameEvent
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = start_game(monkeypatch, alice, bob, 3, 1, (5, 2), length=3, cube_limit=1)
+    with CaptureQueriesContext(connection) as queries:
+        game = white_opens(monkeypatch, game, alice, NOW)  # the move, then Black's roll
+    added = game.new_events
+    assert [e.kind for e in added] == ["move", "roll"]
+    stored = list(GameEvent.objects.filter(game=game).order_by("ply"))
+    assert [e.pk for e in stored[-2:]] == [e.pk for e in added]
+    assert [(e.ply, e.kind, e.notation, e.die1, e.die2, e.color) for e in stored[-2:]] == [
+        (e.ply, e.kind, e.notation, e.die1, e.die2, e.color) for e in added
+    ]
+    writes = [q["sql"] for q in queries.captured_queries if "matches_gameevent" in q["sql"]]
+    assert len(writes) == 1
+    if connection.vendor == "postgresql":
+        assert writes[0].startswith("WITH r AS (INSERT INTO") and "UPDATE" in writes[0]
+    stored_game = Game.objects.get(pk=game.pk)
+    assert (stored_game.ply, stored_game.board, stored_game.die1, stored_game.die2) == (
+        game.ply,
+        game.board,
+        5,
+        2,
+    )
