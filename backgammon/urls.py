@@ -6,6 +6,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from accounts import views as account_views
 
 urlpatterns = [
+    # The API first: a bot's every request resolves here without trying the site's
+    # patterns (the admin's and allauth's among them) one by one.
+    path("api/", include("matches.api_urls")),
+    path("api/", include("accounts.api_urls")),
+    path("api/", include("stats.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
@@ -14,16 +21,11 @@ urlpatterns = [
     # Same name as Django's view, so {% url 'set_language' %} works; it also saves the
     # choice on the signed-in user's profile.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
-    path("api/", include("accounts.api_urls")),
     path("", include("matches.notification_urls")),  # /notifications/ (issue 4)
     path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
     path("", include("matches.urls")),
-    path("api/", include("matches.api_urls")),
     path("", include("stats.urls")),
-    path("api/", include("stats.api_urls")),
 ]
