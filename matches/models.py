@@ -194,7 +194,9 @@ class Game(models.Model):
         ADJUDICATED = "adjudicated", _("Adjudicated")
         CANCELLED = "cancelled", _("Cancelled")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    # No index of its own: ``game_unique_number`` (match, number) serves it, and every
+    # move's UPDATE (deadline_at is indexed, so it is never a HOT update) writes one less.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games", db_index=False)
     number = models.PositiveSmallIntegerField()
     state = models.CharField(max_length=10, choices=State.choices, default=State.ROLLING)
     turn = models.PositiveSmallIntegerField(help_text="0 white, 1 black: whose action it is")
@@ -330,7 +332,8 @@ class GameEvent(models.Model):
         WIN = "win", _("Win")
         ADJUDICATE = "adjudicate", _("Adjudicated")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: ``gameevent_unique_ply`` (game, ply) serves it.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     ply = models.PositiveIntegerField()
     kind = models.CharField(max_length=14, choices=Kind.choices)
     color = models.PositiveSmallIntegerField(null=True, blank=True)

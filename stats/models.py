@@ -36,12 +36,14 @@ class Counter(models.Model):
     only, and keeps the hot rows (one per roll kind) many rather than one.
     """
 
+    # No index of its own: ``counter_unique_player_key`` (player, key) serves it.
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="stat_counters",
+        db_index=False,
     )
     key = models.CharField(max_length=40)
     count = models.BigIntegerField(default=0)
