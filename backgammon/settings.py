@@ -127,10 +127,13 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is invalid: {exc}") from exc
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Server-side parameters: psycopg prepares a statement after its fifth use on a
-    # connection, so PostgreSQL stops parsing and planning every move's few statements
-    # again (bench/README.md), and no parameter is quoted into the SQL in Python.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # Server-side parameters, and psycopg prepares a statement after its fifth use on a
+    # connection (Django leaves that off unless asked): PostgreSQL stops parsing and
+    # planning every move's few statements again (bench/README.md), and no parameter is
+    # quoted into the SQL in Python. (Behind a transaction-mode pooler, set it to None.)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
