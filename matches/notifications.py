@@ -172,13 +172,15 @@ def deliver_soon(ids: list[int]) -> bool:
     caller that set it sends ``email_deliver_ready``, which clears the flag and then
     delivers every id on the list. An id pushed while the flag was set is on the list
     before the task clears the flag, so that task (or the next) delivers it. Without a
-    broker (tasks run in-process) each row is delivered at once through :func:`enqueue`.
+    broker (tasks run in-process), or with one that is not Redis, each row gets its own
+    task through :func:`enqueue`.
     Whatever fails here, the rows stay ``pending`` and the sweeper sends them.
     """
     from .tasks import email_deliver, email_deliver_ready
 
-    if email_deliver.app.conf.task_always_eager:
-        return all([enqueue(pk) for pk in ids])
+    conf = email_deliver.app.conf
+    if conf.task_always_eager or not str(conf.broker_url).startswith(("redis://", "rediss://")):
+        return all([enqueue(pk) for pk in ids])  # in-process, or a broker that is not Redis
     try:
         pipe = _redis().pipeline(transaction=False)
         pipe.rpush(READY_KEY, *ids)

@@ -299,3 +299,19 @@ def test_the_delivery_task_sends_every_listed_row(
     assert tasks.email_deliver_ready() == 4  # a row listed twice is claimed, and sent, once
     assert len(mail.outbox) == 3
     assert {r.status for r in Notification.objects.filter(pk__in=[r.pk for r in rows])} == {"sent"}
+
+
+def test_a_broker_that_is_not_redis_gets_one_task_per_row(monkeypatch) -> None:
+    from backgammon.celery import app
+
+    queued: list[int] = []
+    monkeypatch.setattr(
+        notifications, "enqueue", lambda pk, countdown=None: queued.append(pk) or True
+    )
+    previous = app.conf.broker_url
+    app.conf.broker_url, app.conf.task_always_eager = "amqp://guest@127.0.0.1//", False
+    try:
+        assert notifications.deliver_soon([7, 8]) is True
+    finally:
+        app.conf.broker_url, app.conf.task_always_eager = previous, True
+    assert queued == [7, 8]
