@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
@@ -42,7 +42,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 
-from .bulk import insert_one, rows_insert
+from .bulk import insert_one, insert_statement, inserted, rows_insert
 from .models import Challenge, Game, Match, Notification
 
 log = logging.getLogger(__name__)
@@ -73,8 +73,13 @@ def notify(
     match: Match | None = None,
     challenge: Challenge | None = None,
     payload: dict[str, Any] | None = None,
+    defer_to: Game | None = None,
 ) -> Notification:
-    """Write one notification row in the current transaction; deliver it after commit."""
+    """Write one notification row in the current transaction; deliver it after commit.
+
+    ``defer_to``: a game the caller saves next; the row is written with it
+    (``Game.defer``), and gets its id then.
+    """
     row = _notification(
         recipient=recipient,
         kind=kind,
@@ -84,6 +89,15 @@ def notify(
         challenge=challenge,
         payload=payload,
     )
+    if defer_to is not None and connection.features.can_return_columns_from_insert:
+
+        def stored(ids: list[int]) -> None:
+            inserted(row, ids[0])
+            _enqueue_on_commit([row])
+
+        sql, params = insert_statement(row)
+        defer_to.defer(f"notification:{id(row)}", [], lambda _: [(sql, params, stored)])
+        return row
     insert_one(row)
     _enqueue_on_commit([row])
     return row

@@ -267,8 +267,13 @@ def _charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
             match.save(update_fields=[field])
 
 
-def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
-    """Tell the player on turn they must act, unless they are ``actor`` (still on turn)."""
+def _notify_turn(
+    game: Game, now: datetime, *, actor: Color | None = None, with_save: bool = False
+) -> None:
+    """Tell the player on turn they must act, unless they are ``actor`` (still on turn).
+
+    ``with_save``: the caller saves ``game`` next, and the row is written with it.
+    """
     if game.is_finished or (actor is not None and game.turn == int(actor)):
         return
     match = game.match
@@ -280,6 +285,7 @@ def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> No
         now=now,
         game=game,
         payload={"opponent": match.player(color.other).public_name, "cube": game.cube_value * 2},
+        defer_to=game if with_save else None,
     )
 
 
@@ -334,6 +340,7 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
         die2=black_die,
         opening=True,
         color=int(first),
+        write=game.defer,  # saved below
     )
     _after_roll(game, now)
     game.save()
@@ -382,6 +389,7 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
         die2=game.die2,
         opening=False,
         color=game.turn,
+        write=game.defer,  # every caller saves the game it rolled for
     )
     _after_roll(game, now, depth + 1)
 
@@ -436,7 +444,7 @@ def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: date
     game, color = _lock(game_id, player, expected_ply)
     _require_turn(game, color, Game.State.ROLLING)
     _roll(game, now)
-    _notify_turn(game, now, actor=color)
+    _notify_turn(game, now, actor=color, with_save=True)
     return _save(game, now)
 
 
@@ -462,7 +470,7 @@ def game_play_move(
     else:
         game.set_position(after.mirror())
         _begin_turn(game, color.other, now)
-        _notify_turn(game, now)
+        _notify_turn(game, now, with_save=True)
     return _save(game, now)
 
 
@@ -483,7 +491,7 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
     _charge_clock(game, now)
     game.turn = int(color.other)
     game.deadline_at = _deadline(game.match, now, color.other)
-    _notify_turn(game, now)
+    _notify_turn(game, now, with_save=True)
     return _save(game, now)
 
 
@@ -498,7 +506,7 @@ def game_take(*, game_id: int, player: User, expected_ply: int | None, now: date
     game.turn = int(color.other)
     game.deadline_at = _deadline(game.match, now, color.other)
     _roll(game, now)
-    _notify_turn(game, now)
+    _notify_turn(game, now, with_save=True)
     return _save(game, now)
 
 

@@ -42,8 +42,9 @@ def on_dice_rolled(
     die2: int,
     opening: bool,
     color: int,
+    write: Any = None,
     **kwargs: Any,
 ) -> None:
     services.stats_dice_rolled(
-        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now
+        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now, write=write
     )

@@ -12,12 +12,13 @@ or retry is needed.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 
-from matches.bulk import rows_insert, rows_update
+from matches.bulk import Statement, execute_together, rows_insert, rows_update
 from matches.models import Game, Match
 
 from .maths import INITIAL_EXPERIENCE, INITIAL_RATING, fibs_rating_change
@@ -39,28 +40,6 @@ GAME_TERMINATIONS = (
     "draw",
     "adjudicated",
 )
-
-
-Statement = tuple[str, list[object]]
-
-
-def execute_together(statements: Iterable[Statement]) -> None:
-    """Run writes that touch different rows: on PostgreSQL as one statement, each but the
-    last a data-modifying ``WITH`` clause (one round trip and one plan instead of several;
-    all of them see the same snapshot, so they must not write the same row twice),
-    elsewhere one after the other."""
-    statements = list(statements)
-    if not statements:
-        return
-    with connection.cursor() as cursor:
-        if connection.vendor != "postgresql" or len(statements) == 1:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-            return
-        *first, (last_sql, last_params) = statements
-        clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
-        params = [value for _, values in first for value in values]
-        cursor.execute(f"WITH {clauses} {last_sql}", [*params, *last_params])
 
 
 def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
@@ -428,15 +407,24 @@ def roll_key(die1: int, die2: int) -> str:
 
 
 def stats_dice_rolled(
-    *, game: Game, die1: int, die2: int, opening: bool, color: int, now: datetime
+    *,
+    game: Game,
+    die1: int,
+    die2: int,
+    opening: bool,
+    color: int,
+    now: datetime,
+    write: Callable[[str, list[Any], Callable[[list[Any]], list[Any]]], None] | None = None,
 ) -> None:
     """Count a throw of the dice for the site and for the player it was thrown for.
 
     A turn's roll counts as one of the 21 rolls. The opening roll is two single dice,
     one per side, rerolled on a tie: counted as a roll it would show no doubles, so
     each of its dice counts only as a die face, for the site and for its thrower.
-    The counters and the thrower's activity go in one statement (:func:`execute_together`):
-    this runs on every move.
+    This runs on every move: the counters and the thrower's activity go to ``write``
+    (``Game.defer``: with the game's next save, see ``matches.signals.dice_rolled``) when
+    the sender gives it, the rolls of one action gathered into one upsert each; else in
+    one statement now (:func:`execute_together`).
     """
     match = game.match
     if opening:
@@ -452,7 +440,13 @@ def stats_dice_rolled(
         key = roll_key(die1, die2)
         keys = [(None, key), (player_id, key)]
         active = [player_id]
-    execute_together(
-        bump_statements((player_id, key, 1) for player_id, key in keys)
-        + activity_statements(player_ids=active, now=now)
+    counts = [(player_id, key, 1) for player_id, key in keys]
+    if write is None:
+        execute_together(bump_statements(counts) + activity_statements(player_ids=active, now=now))
+        return
+    write("stats.counters", counts, lambda rows: [(*s, None) for s in bump_statements(rows)])
+    write(
+        "stats.activity",
+        active,
+        lambda ids: [(*s, None) for s in activity_statements(player_ids=ids, now=now)],
     )

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: notification row, the game row and the record rows (one statement on PostgreSQL, two
 #: elsewhere), COMMIT. No vacation is read while
 #: neither player has one to come. (Without Redis the e-mail is then delivered in-process.)
-MAX_MOVE_STATEMENTS = {"postgresql": 7}
+MAX_MOVE_STATEMENTS = {"postgresql": 5}
 MAX_MOVE_STATEMENTS_ELSEWHERE = 10
 
 

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from matches import clock
+from matches import clock, services
 from matches.locking import game_for_update
-from matches.models import Game
+from matches.models import Game, Notification
 from tests.factories import UserFactory
 
 from .clock_helpers import NOW, start_game, white_opens
@@ -73,7 +73,12 @@ def test_the_game_and_its_new_record_rows_are_saved_together(monkeypatch) -> Non
     writes = [q["sql"] for q in queries.captured_queries if "matches_gameevent" in q["sql"]]
     assert len(writes) == 1
     if connection.vendor == "postgresql":
-        assert writes[0].startswith("WITH r AS (INSERT INTO") and "UPDATE" in writes[0]
+        # With them, the dice counters and activity and Black's turn notification.
+        assert writes[0].startswith("WITH d0 AS (INSERT INTO") and "UPDATE" in writes[0]
+        for table in ("stats_counter", "stats_playerstats", "matches_notification"):
+            assert table in writes[0]
+    notice = Notification.objects.get(game=game, kind="your_turn")
+    assert notice.recipient_id == bob.pk and notice.status in ("pending", "sent", "skipped")
     stored_game = Game.objects.get(pk=game.pk)
     assert (stored_game.ply, stored_game.board, stored_game.die1, stored_game.die2) == (
         game.ply,
@@ -81,3 +86,29 @@ def test_the_game_and_its_new_record_rows_are_saved_together(monkeypatch) -> Non
         5,
         2,
     )
+
+
+def test_writes_deferred_under_one_key_are_built_once_at_the_save(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two rolls in one action count their dice in one upsert (one statement on
+    PostgreSQL could not change a counter twice)."""
+    from stats.models import Counter
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = start_game(monkeypatch, alice, bob, length=3)
+    builds: list[list[int]] = []
+    table = connection.ops.quote_name(Counter._meta.db_table)
+
+    def build(rows: list[int]) -> list:  # type: ignore[type-arg]
+        builds.append(rows)
+        sql = f"UPDATE {table} SET count = count + %s WHERE player_id IS NULL AND key = %s"
+        return [(sql, [sum(rows), "opening:3"], None)]
+
+    before = Counter.objects.get(player=None, key="opening:3").count
+    game.record(services._event(game, "adjudicate", NOW, notation="test"))
+    game.defer("test.key", [1], build)
+    game.defer("test.key", [2], build)
+    game.save()
+    assert builds == [[1, 2]]
+    assert Counter.objects.get(player=None, key="opening:3").count == before + 3
+    game.save()  # nothing is left to write
+    assert builds == [[1, 2]]
