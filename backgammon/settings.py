@@ -130,9 +130,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Server-side parameters, and psycopg prepares a statement after its fifth use on a
     # connection (Django leaves that off unless asked): PostgreSQL stops parsing and
     # planning every move's few statements again (bench/README.md), and no parameter is
-    # quoted into the SQL in Python. (Behind a transaction-mode pooler, set it to None.)
+    # quoted into the SQL in Python. Behind a transaction-mode pooler (PgBouncer), whose
+    # server connections change under a client, set DATABASE_PREPARED_STATEMENTS=false.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True, prepare_threshold=5
+        server_side_binding=True,
+        prepare_threshold=5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -60,3 +60,39 @@ def test_email_url_tls_variants() -> None:
     assert parse_email_url("smtp+tls://mail.x.org")["EMAIL_PORT"] == 587
     assert parse_email_url("smtp://mail.x.org?tls=1")["EMAIL_USE_TLS"] is True
     assert parse_email_url("smtps://mail.x.org")["EMAIL_USE_SSL"] is True
+
+
+@pytest.mark.parametrize(
+    ("url", "flag", "options"),
+    [
+        ("postgres://u@h/d", None, {"server_side_binding": True, "prepare_threshold": 5}),
+        ("postgres://u@h/d", "false", {"server_side_binding": True, "prepare_threshold": None}),
+        ("sqlite:///x.sqlite3", None, {}),
+    ],
+)
+def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(
+    url: str, flag: str | None, options: dict
+) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+    env["DATABASE_URL"] = url
+    if flag is not None:
+        env["DATABASE_PREPARED_STATEMENTS"] = flag
+    code = (
+        "import json, backgammon.settings as s;"
+        "print(json.dumps(s.DATABASES['default'].get('OPTIONS', {})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == options
