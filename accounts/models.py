@@ -57,7 +57,7 @@ class User(AbstractUser):
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=30
     )
-    # Raised by ``Vacation.save()`` to the end of every vacation stored, never lowered:
+    # Raised (post_save of Vacation) to the end of every vacation stored, never lowered:
     # while it is unset or past, the player has no vacation to come, and the clock of a
     # move reads no vacation rows (it is read on every move, with the players).
     vacations_until = models.DateTimeField(null=True, blank=True, editable=False)

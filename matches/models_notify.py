@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -42,24 +44,27 @@ class Vacation(models.Model):
     def __str__(self) -> str:
         return f"{self.user} away {self.start}..{self.end}"
 
-    def save(self, *args: object, **kwargs: object) -> None:
-        """Also raise the player's ``vacations_until`` to this vacation's end, whoever
-        writes it (the services, the admin): the clock trusts it to skip the query."""
-        from django.contrib.auth import get_user_model
-        from django.db.models.functions import Coalesce, Greatest
-
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-        get_user_model().objects.filter(pk=self.user_id).update(
-            vacations_until=Greatest(Coalesce("vacations_until", self.ends_at), self.ends_at)
-        )
-        user = self._state.fields_cache.get("user")
-        if user is not None:
-            until = user.vacations_until
-            user.vacations_until = self.ends_at if until is None else max(until, self.ends_at)
-
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1
+
+
+@receiver(post_save, sender=Vacation, dispatch_uid="matches.vacation_marker")
+def _raise_vacations_until(sender: type, instance: Vacation, **kwargs: object) -> None:
+    """Raise the player's ``vacations_until`` to this vacation's end, whoever stores it
+    (the services, the admin, ``loaddata``): the clock trusts it to skip the query.
+    (``bulk_create`` sends no signal: do not store vacations that way.)"""
+    from django.contrib.auth import get_user_model
+    from django.db.models.functions import Coalesce, Greatest
+
+    ends_at = instance.ends_at
+    get_user_model().objects.filter(pk=instance.user_id).update(
+        vacations_until=Greatest(Coalesce("vacations_until", ends_at), ends_at)
+    )
+    user = instance._state.fields_cache.get("user")
+    if user is not None:
+        until = user.vacations_until
+        user.vacations_until = ends_at if until is None else max(until, ends_at)
 
 
 class Notification(models.Model):

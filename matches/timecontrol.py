@@ -78,7 +78,7 @@ def away_intervals(user_id: int, now: datetime) -> list[Interval]:
 
 def away_intervals_of(user: Any, now: datetime) -> list[Interval]:
     """:func:`away_intervals` for a loaded user: no query while ``user.vacations_until``
-    (the latest end of their vacations, see ``Vacation.save``) is unset or past."""
+    (the latest end of their vacations, kept on every save of one) is unset or past."""
     until = user.vacations_until
     if until is None or until <= now:
         return []

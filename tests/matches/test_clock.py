@@ -297,6 +297,23 @@ def test_every_vacation_stored_raises_the_players_marker_that_spares_the_clock_a
         assert timecontrol.away_intervals_of(player, later.ends_at) == []
     assert len(queries) == 0
 
+    # loaddata saves raw (no save() of the model's own): the marker still follows.
+    starts_at, ends_at = timecontrol.vacation_instants(
+        NOW.date() + timedelta(days=40), NOW.date() + timedelta(days=41), "UTC"
+    )
+    loaded = Vacation(
+        user_id=player.pk,
+        start=NOW.date() + timedelta(days=40),
+        end=NOW.date() + timedelta(days=41),
+        starts_at=starts_at,
+        ends_at=ends_at,
+        created_at=NOW,
+    )
+    loaded.save_base(raw=True)
+    player.refresh_from_db()
+    assert player.vacations_until == ends_at
+    later = loaded
+
     # The migration that sets the marker from the vacations already stored.
     User.objects.update(vacations_until=None)
     fill = importlib.import_module("matches.migrations.0006_vacations_until_fill").fill
