@@ -106,8 +106,7 @@ def rows_insert(model: type[models.Model], rows: Sequence[models.Model]) -> None
             [meta.db_table, pk.column, len(rows)],
         )
         for row, (key,) in zip(rows, cursor.fetchall(), strict=True):
-            setattr(row, pk.attname, key)
-            row._state.adding = False
+            inserted(row, key)
         columns = ", ".join(qn(f.column) for f in [pk, *fields])
         with cursor.copy(f"COPY {qn(meta.db_table)} ({columns}) FROM STDIN") as copy:
             for row in rows:
@@ -205,9 +204,7 @@ def save_with_rows(
         raise instance.DoesNotExist(f"{meta.object_name} {instance.pk} is gone")  # type: ignore[attr-defined]
     keys = {value: pk_value for pk_value, value in found[0]}
     for row in rows:
-        setattr(row, row_pk.attname, keys[getattr(row, key)])
-        row._state.adding = False
-        row._state.db = connection.alias
+        inserted(row, keys[getattr(row, key)])
     returned = iter(found[1:])
     for _, _, returning in deferred:
         if returning is not None:

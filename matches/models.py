@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from backgammon.rules import Color, Position, Variant
 
+from .bulk import execute_deferred, save_with_rows
+
 START_BOARD: dict[str, list[int]] = {"points": [0] * 24, "bar": [0, 0], "off": [0, 0]}
 
 
@@ -249,8 +251,6 @@ class Game(models.Model):
         ``UPDATE`` (:func:`matches.bulk.save_with_rows`); otherwise ``save()``, then one
         ``bulk_create`` and the deferred writes one by one.
         """
-        from .bulk import execute_deferred, save_with_rows
-
         unsaved = self.__dict__.pop("_unsaved_events", None)
         pending = self.__dict__.pop("_deferred_writes", {})
         deferred = [write for rows, build in pending.values() for write in build(rows)]

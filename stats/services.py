@@ -163,11 +163,6 @@ def activity_statements(*, player_ids: Iterable[int], now: datetime) -> list[Sta
     ]
 
 
-def player_mark_active(*, player_id: int, now: datetime) -> None:
-    """Record that ``player`` took part in play at ``now`` (for "active players")."""
-    players_mark_active(player_ids=[player_id], now=now)
-
-
 # --------------------------------------------------------------------------- results
 
 
