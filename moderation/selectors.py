@@ -9,9 +9,11 @@ from django.core.cache import cache
 from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from matches.models import Game, Match
+from matches.errors import Forbidden, NotFound
+from matches.models import Game, GameMessage, Match
 
 from .models import Report, Suspension
 
@@ -80,6 +82,60 @@ def suspension_of(user: User | int, now: datetime | None = None) -> SuspensionIn
     if ends_at is not None and ends_at <= now:
         return None
     return SuspensionInfo(reason=cached["reason"], ends_at=ends_at)
+
+
+# --------------------------------------------------------------------------- reports
+
+#: The permission that lets a moderator read any game's messages (``moderators`` group).
+READ_MESSAGES_PERMISSION = "matches.view_gamemessage"
+
+
+def may_read_messages(user: object, game: Game) -> bool:
+    """Whether ``user`` may read the messages of ``game`` by id: its two players and
+    moderators (staff with :data:`READ_MESSAGES_PERMISSION`), nobody else.
+
+    Chat is private to the two players; games are public, so knowing a game or a
+    message id must never be enough.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if game.match.color_of(user) is not None:
+        return True
+    return bool(getattr(user, "is_staff", False)) and user.has_perm(READ_MESSAGES_PERMISSION)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class ReportSubject:
+    """What a report is about besides the player: one of their messages, and its game."""
+
+    message: GameMessage | None = None
+    game: Game | None = None
+
+
+def report_subject(
+    user: User, *, message_id: int | None = None, game_id: int | None = None
+) -> ReportSubject:
+    """The message (``?message=``) or game (``?game=``) ``user`` is about to report.
+
+    A message is resolved only for a reader of its game (:func:`may_read_messages`):
+    the report form shows its text. Anyone signed in may name a game (games are
+    public); what they may file about it is :func:`moderation.services.report_create`'s
+    business. Raises :class:`~matches.errors.NotFound` (no such row) or
+    :class:`~matches.errors.Forbidden`.
+    """
+    if message_id is not None:
+        message = GameMessage.objects.select_related("game__match").filter(pk=message_id).first()
+        if message is None:
+            raise NotFound(gettext_lazy("No such message."))
+        if not may_read_messages(user, message.game):
+            raise Forbidden(gettext_lazy("You can only report messages of your own games."))
+        return ReportSubject(message=message, game=message.game)
+    if game_id is not None:
+        game = Game.objects.select_related("match").filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(gettext_lazy("No such game."))
+        return ReportSubject(game=game)
+    return ReportSubject()
 
 
 # --------------------------------------------------------------------------- admin overview

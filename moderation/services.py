@@ -27,7 +27,7 @@ from matches.models import Game, GameMessage, Match, Notification
 from matches.notifications import notify
 
 from .models import AuditEntry, Report, Suspension, Warning
-from .selectors import suspension_cache_clear, suspensions_in_force
+from .selectors import may_read_messages, suspension_cache_clear, suspensions_in_force
 
 MAX_REASON = 2000
 
@@ -405,7 +405,12 @@ def report_create(
     message: GameMessage | None = None,
     game: Game | None = None,
 ) -> Report:
-    """A player reports another player, or one of their messages, to the moderators."""
+    """A player reports another player, or one of their messages, to the moderators.
+
+    A message may be reported by whoever may read it (its game's players, moderators);
+    a game only about one of its players; and a ``dispute``, which asks the moderators
+    to adjudicate the match, only by one of the game's two players.
+    """
     if reported.pk == reporter.pk:
         raise InvalidAction(gettext_lazy("You cannot report yourself."), code="self_report")
     if category not in Report.Category.values:
@@ -423,8 +428,27 @@ def report_create(
         if message.author_id != reported.pk:
             raise InvalidAction(gettext_lazy("That message is not theirs."), code="message")
         game = message.game
-    if game is not None and game.match.color_of(reporter) is None and message is not None:
-        raise Forbidden(gettext_lazy("You can only report messages of your own games."))
+        if not may_read_messages(reporter, game):
+            raise Forbidden(gettext_lazy("You can only report messages of your own games."))
+    if game is not None and game.match.color_of(reported) is None:
+        raise InvalidAction(
+            gettext_lazy("%(name)s does not play in that game."),
+            code="game",
+            name=reported.public_name,
+        )
+    if category == Report.Category.DISPUTE:
+        # A dispute puts the match among those awaiting adjudication: only the two
+        # players of the game may ask for that.
+        if game is None:
+            raise InvalidAction(
+                gettext_lazy("A dispute is about a game: report it from the game's page."),
+                code="dispute_game",
+            )
+        if game.match.color_of(reporter) is None:
+            raise Forbidden(
+                gettext_lazy("Only the players of a game can dispute it."),
+                code="dispute_not_player",
+            )
     duplicate = Report.objects.filter(
         reporter=reporter, reported=reported, message=message, status=Report.Status.OPEN
     )

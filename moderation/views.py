@@ -11,33 +11,50 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from matches.errors import ServiceError
-from matches.models import Game, GameMessage
 
-from . import services
+from . import selectors, services
 from .forms import ReportForm
+
+
+def _query_id(request: HttpRequest, name: str) -> int | None:
+    """The id in ``?name=``; a value that is no id becomes 0, which no row has."""
+    raw = request.GET.get(name)
+    if raw is None:
+        return None
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) < 2**31 else 0
 
 
 @login_required
 def report_new(request: HttpRequest, username: str) -> HttpResponse:
     """Report ``username``; ``?message=<id>`` reports one of their game messages,
-    ``?game=<id>`` names the game it is about (a disputed game)."""
+    ``?game=<id>`` names the game it is about (a disputed game).
+
+    Who may see a message and report it is the selector's decision
+    (:func:`moderation.selectors.report_subject`): a refusal is a page with the reason
+    and the error's status, never the message's text.
+    """
     reported = get_object_or_404(User, username=username)
-    message = None
-    game = None
-    if request.GET.get("message", "").isdigit():
-        message = get_object_or_404(
-            GameMessage.objects.select_related("game__match"), pk=int(request.GET["message"])
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        subject = selectors.report_subject(
+            user, message_id=_query_id(request, "message"), game_id=_query_id(request, "game")
         )
-        game = message.game
-    elif request.GET.get("game", "").isdigit():
-        game = get_object_or_404(Game.objects.select_related("match"), pk=int(request.GET["game"]))
+    except ServiceError as error:
+        return render(
+            request,
+            "moderation/report_form.html",
+            {"reported": reported, "refused": str(error)},
+            status=error.status,
+        )
+    message, game = subject.message, subject.game
     form = ReportForm(request.POST or None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
                 services.report_create(
-                    reporter=request.user,  # type: ignore[arg-type]
+                    reporter=user,
                     reported=reported,
                     category=form.cleaned_data["category"],
                     text=form.cleaned_data["text"],

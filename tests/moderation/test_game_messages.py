@@ -70,3 +70,89 @@ def test_a_player_reports_a_message(
 def test_a_visitor_must_log_in_to_report(client: Client, opponent: User) -> None:
     response = client.get(reverse("report_new", args=["bob"]))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def _client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_spectator_cannot_read_a_message_through_the_report_form(
+    opponent: User, outsider: User, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    message = match_services.game_message_post(
+        game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
+    )
+    spectator = _client(outsider)
+    url = reverse("report_new", args=["bob"]) + f"?message={message.pk}"
+    response = spectator.get(url)
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Private words" not in page
+    assert "You can only report messages of your own games." in page
+    response = spectator.post(url, {"category": "abuse", "text": "x"})
+    assert response.status_code == 403 and "Private words" not in response.content.decode()
+    assert not Report.objects.exists()
+
+
+def test_the_refusal_is_in_the_readers_language(
+    opponent: User, outsider: User, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    message = match_services.game_message_post(
+        game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
+    )
+    outsider.language = "es"
+    outsider.save(update_fields=["language"])
+    url = reverse("report_new", args=["bob"]) + f"?message={message.pk}"
+    response = _client(outsider).get(url)
+    assert response.status_code == 403
+    assert "Solo puedes denunciar mensajes de tus propias partidas." in response.content.decode()
+
+
+def test_a_moderator_sees_the_message_they_report(
+    moderator: User, opponent: User, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    message = match_services.game_message_post(
+        game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
+    )
+    url = reverse("report_new", args=["bob"]) + f"?message={message.pk}"
+    response = _client(moderator).get(url)
+    assert response.status_code == 200 and "Private words" in response.content.decode()
+
+
+@pytest.mark.parametrize("value", ["999999", "0", "abc", "²", "99999999999999999999"])
+def test_an_unknown_message_is_a_404(player_client: Client, opponent: User, value: str) -> None:
+    response = player_client.get(reverse("report_new", args=["bob"]), {"message": value})
+    assert response.status_code == 404 and "No such message." in response.content.decode()
+
+
+def test_a_spectator_cannot_dispute_a_game(
+    outsider: User, opponent: User, new_match: Callable[..., Match]
+) -> None:
+    from moderation.selectors import matches_awaiting_adjudication
+
+    game = new_match().current_game
+    url = reverse("report_new", args=["bob"]) + f"?game={game.pk}"
+    spectator = _client(outsider)
+    assert spectator.get(url).status_code == 200  # games are public: other reports are fine
+    response = spectator.post(url, {"category": "dispute", "text": "Bob cheated."})
+    assert response.status_code == 403
+    assert "Only the players of a game can dispute it." in response.content.decode()
+    assert not Report.objects.exists()
+    assert not matches_awaiting_adjudication().exists()
+
+
+def test_a_player_disputes_their_game(
+    player_client: Client, opponent: User, new_match: Callable[..., Match]
+) -> None:
+    from moderation.selectors import matches_awaiting_adjudication
+
+    match = new_match()
+    url = reverse("report_new", args=["bob"]) + f"?game={match.current_game.pk}"
+    response = player_client.post(url, {"category": "dispute", "text": "Bob cheated."})
+    assert response.status_code == 302
+    assert list(matches_awaiting_adjudication()) == [match]

@@ -16,7 +16,7 @@ from matches.notifications import notification_text
 from matches.replay import game_differences
 from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
-from moderation.selectors import suspension_of
+from moderation.selectors import matches_awaiting_adjudication, suspension_of
 
 pytestmark = pytest.mark.django_db
 
@@ -239,6 +239,58 @@ def test_reports_are_checked(
             reporter=player, reported=opponent, category="abuse", text="y", message=message, now=now
         )
     assert Report.objects.get().game == game
+
+
+def test_a_moderator_may_report_a_message_of_a_game_they_do_not_play(
+    moderator: User, opponent: User, new_match: Callable[..., Match]
+) -> None:
+    now = timezone.now()
+    game = new_match().current_game
+    message = match_services.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
+    report = services.report_create(
+        reporter=moderator, reported=opponent, category="abuse", text="x", message=message, now=now
+    )
+    assert report.game == game
+
+
+def test_only_the_players_of_a_game_can_dispute_it(
+    player: User, opponent: User, outsider: User, moderator: User,
+    new_match: Callable[..., Match],
+) -> None:  # fmt: skip
+    now = timezone.now()
+    match = new_match()
+    game = match.current_game
+    for stranger in (outsider, moderator):
+        with pytest.raises(Forbidden) as refused:
+            services.report_create(
+                reporter=stranger, reported=opponent, category="dispute", text="?", game=game,
+                now=now,
+            )  # fmt: skip
+        assert refused.value.code == "dispute_not_player"
+    with pytest.raises(InvalidAction) as refused:  # a dispute names its game
+        services.report_create(
+            reporter=player, reported=opponent, category="dispute", text="?", now=now
+        )
+    assert refused.value.code == "dispute_game"
+    assert not Report.objects.exists()
+    assert not matches_awaiting_adjudication().exists()
+    services.report_create(
+        reporter=player, reported=opponent, category="dispute", text="?", game=game, now=now
+    )
+    assert list(matches_awaiting_adjudication()) == [match]
+
+
+def test_a_report_about_a_game_names_one_of_its_players(
+    player: User, outsider: User, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    with pytest.raises(InvalidAction) as refused:
+        services.report_create(
+            reporter=player, reported=outsider, category="stalling", text="?", game=game,
+            now=timezone.now(),
+        )  # fmt: skip
+    assert refused.value.code == "game" and "Charlie does not play" in str(refused.value)
+    assert not Report.objects.exists()
 
 
 # --------------------------------------------------------------------------- adjudication
