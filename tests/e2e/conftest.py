@@ -3,7 +3,8 @@
 Playwright's own browser download does not work on our machines, so the tests launch
 ``/usr/bin/chromium``. Every test is marked ``browser`` (skipped locally without Chromium
 or Playwright, a failure under ``CI=true``) and saves a screenshot of where it ended in
-``test-output/e2e/<test>.png`` for a person to look at.
+``test-output/e2e/<test>.png`` for a person to look at. Every page also fails its test
+when it logs a JavaScript error or a Content-Security-Policy violation.
 
 The live server runs in this process, so tests script the dice by monkeypatching
 ``matches.services.dice`` and may call the services directly for the other player.
@@ -74,10 +75,15 @@ def new_page(
         if user is not None:
             context.add_cookies([session_cookie(user, live_server.url)])
         contexts.append(context)
+        # Every document this context loads reports its CSP violations on the console.
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         page = context.new_page()
         errors: list[str] = []
+        violations: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: record_csp_violation(message, page, violations))
         page.js_errors = errors
+        page.csp_violations = violations
         pages.append(page)
         return page
 
@@ -94,6 +100,24 @@ def new_page(
         context.close()
     for page in pages:
         assert not page.js_errors, f"JavaScript errors: {page.js_errors}"
+        assert not page.csp_violations, f"Content-Security-Policy violations: {page.csp_violations}"
+
+
+# Added to every page before its own scripts: each ``securitypolicyviolation`` event is
+# logged with a marker, so the test sees it whatever the page does with the console.
+CSP_MARKER = "csp-violation:"
+REPORT_CSP_VIOLATIONS = (
+    "document.addEventListener('securitypolicyviolation', (e) => console.error("
+    f"'{CSP_MARKER} ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + "
+    "' in ' + e.documentURI + ':' + e.lineNumber));"
+)
+
+
+def record_csp_violation(message: Any, page: Any, violations: list[str]) -> None:
+    """Keep a console message that reports a CSP violation: ours, or Chromium's own."""
+    text = message.text
+    if text.startswith(CSP_MARKER) or "Content Security Policy" in text:
+        violations.append(f"{page.url}: {text}")
 
 
 def session_cookie(user: User, url: str) -> dict[str, Any]:
