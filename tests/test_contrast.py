@@ -79,3 +79,32 @@ def test_controls_and_focus_reach_3_to_1(fg: str, bg: str, where: str) -> None:
 def test_the_formula_matches_known_values() -> None:
     assert contrast("#000000", "#ffffff") == pytest.approx(21)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+RULES = re.findall(r"([^{}]+)\{([^}]*)\}", re.sub(r"/\*.*?\*/", "", CSS, flags=re.S))
+
+
+def test_buttons_without_a_background_set_their_own_text_colour() -> None:
+    """A button drawn on the page's background must not keep the buttons' white text.
+
+    ``button`` sets ``color: var(--accent-fg)`` (white, for the accent background): a
+    class that takes the background away and not the colour leaves white on cream, as
+    the notifications page's "Mark as read" did.
+    """
+    clear = 0
+    for selector, body in RULES:
+        declarations = dict(
+            (name.strip(), value.strip())
+            for name, _, value in (d.partition(":") for d in body.split(";") if ":" in d)
+        )
+        background = declarations.get("background", declarations.get("background-color", ""))
+        if "button" not in selector or background not in ("none", "transparent"):
+            continue
+        clear += 1
+        text = declarations.get("color")
+        assert text, f"{selector.strip()}: no colour of its own (inherits white)"
+        name = re.fullmatch(r"var\(--([\w-]+)\)", text)
+        value = colour(name.group(1) if name else text)
+        ratio = contrast(value, colour("bg"))
+        assert ratio >= 4.5, f"{selector.strip()}: {text} on the page is {ratio:.2f}:1"
+    assert clear >= 3  # button.secondary, button.link, button.link-button
