@@ -1,8 +1,40 @@
 from collections.abc import Callable
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
+
+from accounts.models import User
+
+
+def activate_user_preferences(request: HttpRequest, user: User) -> None:
+    """Use ``user``'s language and time zone for the rest of this request.
+
+    The middleware calls it when a request starts; a request that changes who the user is
+    (a log-in) or what they prefer (the profile form) calls it again, so the texts it
+    renders afterwards, such as its flash message, are in the language of the page that
+    will show them rather than in the one the request arrived with.
+    """
+    if translation.check_for_language(user.language):
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = translation.get_language()
+    try:
+        timezone.activate(ZoneInfo(user.time_zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
+
+
+def activate_on_login(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
+    """``user_logged_in`` receiver: the new user's preferences, from the log-in on.
+
+    allauth adds "Successfully signed in as …" after ``login()``; without this it would be
+    written in the visitor's (browser's) language, and shown on a page in the player's.
+    Only in a request being served (``LocaleMiddleware`` set its ``LANGUAGE_CODE``), not in
+    the bare request that the test client's ``force_login`` makes up outside one.
+    """
+    if request is not None and hasattr(request, "LANGUAGE_CODE"):
+        activate_user_preferences(request, user)
 
 
 class UserPreferencesMiddleware:
@@ -18,13 +50,7 @@ class UserPreferencesMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            if translation.check_for_language(user.language):
-                translation.activate(user.language)
-                request.LANGUAGE_CODE = translation.get_language()
-            try:
-                timezone.activate(ZoneInfo(user.time_zone))
-            except (ZoneInfoNotFoundError, ValueError):
-                timezone.deactivate()
+            activate_user_preferences(request, user)
         else:
             timezone.deactivate()
         try:

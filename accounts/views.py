@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from accounts.forms import PreferencesForm
+from accounts.middleware import activate_user_preferences
 from accounts.models import User
 from accounts.services import user_api_token_regenerate, user_api_token_revoke, user_language_set
 
@@ -21,6 +22,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = PreferencesForm(request.POST, instance=user)
         if form.is_valid():
             form.save()
+            # The next page is in the language just chosen: so is its message.
+            activate_user_preferences(request, user)
             messages.success(request, _("Your preferences have been saved."))
             return redirect("profile")
     else:
