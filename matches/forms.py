@@ -5,21 +5,51 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from accounts.models import User
 from backgammon.rules import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
 
 from .models import VariantChoice
 
-LENGTH_CHOICES = [
-    (n, ngettext_lazy("%(n)s point", "%(n)s points", "n") % {"n": n}) for n in OFFERED_LENGTHS
-] + [(0, _("Money session"))]
+
+def length_choices() -> list[tuple[int, str]]:
+    """The match lengths offered, in the active language.
+
+    A callable, so the labels are formatted when a form is shown: ``ngettext_lazy(...) % n``
+    gives a plain string, and at import time that string was English for everyone.
+    """
+    return [(n, ngettext("%(n)s point", "%(n)s points", n) % {"n": n}) for n in OFFERED_LENGTHS] + [
+        (0, gettext("Money session"))
+    ]
+
 
 CUBE_LIMIT_CHOICES: list[tuple[Any, Any]] = [(2**k, str(2**k)) for k in range(1, 11)] + [
     ("", pgettext_lazy("cube limit", "None (money sessions only)"))
 ]
+
+
+class IsoDateInput(forms.DateInput):
+    """``<input type="date">``, whose value is always ISO (YYYY-MM-DD) in every language.
+
+    The browser's date picker reads nothing else: Django's DateInput writes the active
+    language's format (``02/01/2030`` in Spanish and Catalan), which the input drops. A
+    bound value typed in that format (the field accepts it) is rewritten as ISO too.
+    """
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, str):
+            try:
+                value = forms.DateField().to_python(value)
+            except forms.ValidationError:
+                return value
+        return super().format_value(value)
 
 
 class ChallengeForm(forms.Form):
@@ -33,7 +63,7 @@ class ChallengeForm(forms.Form):
         label=_("Variant"), choices=VariantChoice.choices, initial=VariantChoice.STANDARD
     )
     length = forms.TypedChoiceField(
-        label=_("Match length"), choices=LENGTH_CHOICES, coerce=int, initial=5
+        label=_("Match length"), choices=length_choices, coerce=int, initial=5
     )
     days_per_move = forms.IntegerField(
         label=_("Days per move"), min_value=1, max_value=30, initial=3

@@ -25,16 +25,13 @@ from accounts.models import User
 
 from . import clock
 from .errors import ServiceError
+from .forms import IsoDateInput
 from .models import Vacation
 
 
 class VacationForm(forms.Form):
-    start = forms.DateField(
-        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    end = forms.DateField(
-        label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    start = forms.DateField(label=gettext_lazy("First day"), widget=IsoDateInput)
+    end = forms.DateField(label=gettext_lazy("Last day"), widget=IsoDateInput)
 
 
 def _user(request: HttpRequest) -> User:
