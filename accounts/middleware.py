@@ -2,6 +2,7 @@ from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
@@ -49,11 +50,37 @@ class UserPreferencesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        signed_in = user is not None and user.is_authenticated
+        if signed_in:
             activate_user_preferences(request, user)
         else:
             timezone.deactivate()
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             timezone.deactivate()
+        after = getattr(request, "user", None)  # a log-in or log-out may have changed it
+        if signed_in or (after is not None and after.is_authenticated):
+            remember_language(request, response)
+        return response
+
+
+def remember_language(request: HttpRequest, response: HttpResponse) -> None:
+    """Keep the player's language in the language cookie, as the footer's switcher does.
+
+    So the pages after a log-out are in the language the player was using, and so is
+    the "You have signed out." that allauth adds to them while the player is still in.
+    """
+    language = getattr(request, "LANGUAGE_CODE", None)
+    if not language or request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) == language:
+        return
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )

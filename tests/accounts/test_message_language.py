@@ -72,3 +72,14 @@ def test_leaving_spanish_for_english_says_so_in_english(player: User) -> None:
     client.force_login(player)
     response = client.post(reverse("profile"), {**PREFERENCES, "language": "en"}, follow=True)
     assert messages_of(response) == ["Your preferences have been saved."]
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_the_log_out_message_and_the_page_after_it_agree(language: str) -> None:
+    UserFactory(username="bob", language=language)
+    client = Client(headers={"accept-language": "en"})
+    client.post(reverse("account_login"), {"login": "bob", "password": PASSWORD}, follow=True)
+    response = client.post(reverse("account_logout"), follow=True)
+    assert not response.wsgi_request.user.is_authenticated
+    assert response["Content-Language"] == language
+    assert messages_of(response) == [translated(language, "You have signed out.")]
