@@ -145,11 +145,15 @@ _redis_url = env_optional("REDIS_URL")
 REDIS_URL = parse_redis_url("REDIS_URL", _redis_url) if _redis_url else None
 
 if REDIS_URL:
+    # While Redis is unreachable every cache call answers as an empty cache, after a
+    # connection attempt of at most a second: pages work from the database, rate limits
+    # fail open, and a warning is logged (backgammon/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "backgammon.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "bg",
+            "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -25,7 +25,7 @@ def test_the_cache_is_redis() -> None:
     key = f"test-{uuid.uuid4()}"
     cache.set(key, {"ply": 3}, timeout=30)
     assert cache.get(key) == {"ply": 3}
-    assert type(caches["default"]).__name__ == "RedisCache"
+    assert type(caches["default"]).__name__ == "ResilientRedisCache"
     cache.delete(key)
 
 

@@ -1,0 +1,322 @@
+"""With Redis unreachable the site keeps working: a real gunicorn serves it, with
+``REDIS_URL`` at a closed port (127.0.0.1:1), while a player signs in through the form,
+opens a game page and moves there, and a bot moves through the API with its token.
+
+Redis is the cache and the broker, never the source of truth (backgammon/cache.py):
+reads go to the database, rate limits fail open, the suspension check still refuses a
+suspended player, and the e-mail rows a move owes stay ``pending`` for the sweeper.
+
+The server needs a database of its own that another process can open: a fresh SQLite
+file, or, when ``DATABASE_URL`` is PostgreSQL (CI), a fresh database on that server. It
+is migrated and seeded by subprocesses; nothing here uses the test database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+CLOSED_REDIS = "redis://127.0.0.1:1/0"
+PASSWORD = "a long test password 7"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+# --------------------------------------------------------------------------- database
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """A new, empty database for the server: on the PostgreSQL of DATABASE_URL, else SQLite."""
+    configured = os.environ.get("DATABASE_URL", "")
+    if not configured.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp_path / 'site.sqlite3'}"
+        return
+    import psycopg
+
+    parts = urlsplit(configured)
+    name = f"bg_redis_down_{uuid.uuid4().hex[:12]}"
+    admin_url = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def site_env(database_url: str, tmp_path: Path) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "PYTEST_", "TRUSTED_PROXY"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="backgammon.settings",
+        DATABASE_URL=database_url,
+        REDIS_URL=CLOSED_REDIS,
+        EMAIL_URL=f"file://{tmp_path / 'mail'}",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def run_python(env: dict[str, str], code: str) -> str:
+    """Run ``code`` in a Django process of the site (same env); returns its stdout."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def seed() -> None:
+    """(In the site's process.) Alice and Bob in a game, Carol suspended; prints the ids."""
+    from allauth.account.models import EmailAddress
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+    from matches import services
+    from matches.models import Notification
+    from moderation.services import user_suspend
+
+    def player(name: str) -> User:
+        user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    alice, bob, carol = player("alice"), player("bob"), player("carol")
+    moderator = User.objects.create_superuser("mod", "mod@example.com", PASSWORD)
+    now = timezone.now()
+    user_suspend(moderator=moderator, user=carol, reason="Testing the suspension", now=now)
+    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now)
+    game = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now).current_game
+    assert game is not None and game.state == "moving"
+    mover = game.match.player(game.turn_color)
+    other = game.match.player(game.turn_color.other)
+    token = Token.objects.create(user=other)
+    last = Notification.objects.order_by("pk").values_list("pk", flat=True).last() or 0
+    print(
+        json.dumps({"game": game.pk, "mover": mover.username, "bot_token": token.key, "last": last})
+    )
+
+
+def suspend(username: str) -> None:
+    """(In the site's process.) Suspend ``username`` now, as a moderator would."""
+    from django.utils import timezone
+
+    from accounts.models import User
+    from moderation.services import user_suspend
+
+    user_suspend(
+        moderator=User.objects.get(username="mod"),
+        user=User.objects.get(username=username),
+        reason="Suspended while Redis was down",
+        now=timezone.now(),
+    )
+
+
+def email_statuses(after: int) -> None:
+    """(In the site's process.) The statuses of the outbox's e-mail rows after row ``after``."""
+    from matches.models import Notification
+
+    rows = Notification.objects.filter(delivery="email", pk__gt=after)
+    rows = rows.values_list("status", flat=True)
+    print(json.dumps(sorted(set(rows))))
+
+
+HERE = "from tests.integration.test_redis_down import"
+
+
+# --------------------------------------------------------------------------- server
+
+
+class Site:
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "backgammon.wsgi"]
+                + ["--bind", f"127.0.0.1:{self.port}", "--workers", "1", "--timeout", "60"]
+                + ["--access-logfile", "-", "--error-logfile", "-"],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_for(self._ready, 60, "gunicorn to answer")
+
+    def _ready(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"gunicorn exited:\n{self.output()}")
+        try:
+            requests.get(f"{self.url}/", timeout=5)
+        except requests.ConnectionError:
+            return False
+        return True
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+
+@pytest.fixture
+def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[Site, dict[str, Any]]]:
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=site_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert migrate.returncode == 0, migrate.stderr
+    # Seeded with no Redis configured at all (tasks in-process): only the server is in the outage.
+    without_redis = {k: v for k, v in site_env.items() if k != "REDIS_URL"}
+    seeded = json.loads(run_python(without_redis, f"{HERE} seed; seed()"))
+    server = Site(site_env, tmp_path / "gunicorn.log")
+    try:
+        yield server, seeded
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- the test
+
+
+def csrf_token(html: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert match, "no CSRF token on the page"
+    return match.group(1)
+
+
+def sign_in(site: Site, username: str) -> tuple[requests.Session, requests.Response]:
+    browser = requests.Session()
+    form = browser.get(f"{site.url}/accounts/login/", timeout=30)
+    assert form.status_code == 200
+    answer = browser.post(
+        f"{site.url}/accounts/login/",
+        data={
+            "csrfmiddlewaretoken": csrf_token(form.text),
+            "login": username,
+            "password": PASSWORD,
+        },
+        allow_redirects=False,
+        timeout=30,
+    )
+    return browser, answer
+
+
+def test_the_site_works_while_redis_is_unreachable(
+    site: tuple[Site, dict[str, Any]], site_env: dict[str, str]
+) -> None:
+    server, seeded = site
+    game_url = f"{server.url}/games/{seeded['game']}/"
+
+    # Log-in through the form (the rate limits cannot read the cache: they let it through).
+    browser, answer = sign_in(server, seeded["mover"])
+    assert answer.status_code == 302, answer.text[:2000]
+    assert browser.get(f"{server.url}/dashboard/", timeout=30).status_code == 200
+
+    # The game page, and a move sent with its form.
+    page = browser.get(game_url, timeout=30)
+    assert page.status_code == 200, page.text[:2000]
+    ply = re.search(r'id="move-form">.*?name="ply" value="(\d+)"', page.text, re.S)
+    plays = re.findall(r'<option value="([^"]+)">', page.text)
+    assert ply and plays
+    moved = browser.post(
+        game_url,
+        data={
+            "csrfmiddlewaretoken": csrf_token(page.text),
+            "action": "move",
+            "ply": ply.group(1),
+            "play": plays[0],
+            "confirm": "",
+        },
+        allow_redirects=False,
+        timeout=30,
+    )
+    assert moved.status_code == 302, moved.text[:2000]
+
+    # The opponent's bot moves through the API with its token.
+    api = requests.Session()
+    api.headers["Authorization"] = f"Token {seeded['bot_token']}"
+    api_url = f"{server.url}/api/games/{seeded['game']}/"
+    game = api.get(api_url, timeout=30).json()
+    assert int(game["ply"]) > int(ply.group(1)), "the web move was not recorded"
+    if "roll" in game["actions"]:
+        rolled = api.post(f"{api_url}roll", json={"ply": game["ply"]}, timeout=30)
+        assert rolled.status_code == 200, rolled.text
+        game = rolled.json()
+    assert "move" in game["actions"], game
+    api_moved = api.post(
+        f"{api_url}move",
+        json={"ply": game["ply"], "play": game["plays"][0]["notation"]},
+        timeout=30,
+    )
+    assert api_moved.status_code == 200, api_moved.text
+    assert api_moved.json()["ply"] > game["ply"]
+
+    # The e-mails these moves owe wait in the outbox for the sweeper.
+    assert json.loads(
+        run_python(site_env, f"{HERE} email_statuses; email_statuses({seeded['last']})")
+    ) == ["pending"]
+
+    # The suspension check reads the database: a suspended player cannot sign in, and a
+    # player suspended during the outage is refused at their next request.
+    _, refused = sign_in(server, "carol")
+    assert refused.status_code == 403 and "Testing the suspension" in refused.text
+    run_python(site_env, f"{HERE} suspend; suspend({seeded['mover']!r})")
+    stopped = browser.get(game_url, timeout=30)
+    assert stopped.status_code == 403 and "Suspended while Redis was down" in stopped.text
+
+    log = server.output()
+    assert "Internal Server Error" not in log and "Traceback" not in log, log
+    assert "Redis cache unavailable" in log
