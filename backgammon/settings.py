@@ -181,12 +181,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # With acks_late a task that is not acked within this time is redelivered.
 # Publishing fails fast when Redis is down (one quick retry, not ~6 s of back-off): a
 # move must not wait for the broker. The outbox sweeper sends what could not be enqueued.
+# The socket timeouts bound a Redis that accepts connections but does not answer
+# (without them a publish waits forever); the worker's BRPOP polls every second, within it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
     "interval_max": 0.5,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
 }
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Queues by task name: `<app>.tasks.email_*` sends e-mail, `<app>.tasks.clock_*` is
