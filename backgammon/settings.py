@@ -13,6 +13,7 @@ REDIS_URL      unset: Celery tasks run eagerly in-process, local-memory cache;
                set: Celery broker/results and the cache use Redis
 EMAIL_URL      default console:, or smtp://user:pass@host:port (see parse_email_url)
 DEFAULT_FROM_EMAIL
+TRUSTED_PROXY_COUNT  reverse proxies in front that append to X-Forwarded-For (default 0)
 """
 
 from pathlib import Path
@@ -248,8 +249,16 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Backgammon] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = _site.scheme
-# Refuses a suspended player at log-in, telling them why and until when.
+# Refuses a suspended player at log-in, telling them why and until when; reads the
+# client's address and limits failed log-ins per account and address (accounts/adapters.py).
 ACCOUNT_ADAPTER = "moderation.adapters.AccountAdapter"
+# Failed log-ins: 5 in 5 minutes per account and address, 300 an hour per address (why:
+# accounts.adapters.AccountAdapter). A successful log-in does not count.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,300/h/ip"}
+# How many reverse proxies of ours append to X-Forwarded-For in front of the site; the
+# client's address is then read from that header (accounts.adapters.client_ip). 0: the
+# header is ignored and the address is REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 
 # --- API -----------------------------------------------------------------------
 

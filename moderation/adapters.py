@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from allauth.account.adapter import DefaultAccountAdapter
 from django.http import HttpRequest, HttpResponse
+
+from accounts.adapters import AccountAdapter as AccountsAdapter
 
 from .middleware import suspended_response
 from .selectors import suspension_of
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(AccountsAdapter):
+    """The ``ACCOUNT_ADAPTER``: the accounts' one (client address, log-in limits), and a
+    suspended player is refused at log-in."""
+
     def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
         suspension = suspension_of(user)
         if suspension is not None:

@@ -61,7 +61,9 @@ def suspensions_in_force(now: datetime) -> QuerySet[Suspension]:
 def suspension_of(user: User | int, now: datetime | None = None) -> SuspensionInfo | None:
     """The suspension in force for ``user``, if any (cached: read on every request).
 
-    When several are in force the one that ends last wins (permanent first).
+    When several are in force the one that ends last wins (permanent first). A miss,
+    which is every read while Redis is down (``backgammon.cache``), reads the database:
+    an outage never lets a suspended player in.
     """
     now = now or timezone.now()
     user_id = user if isinstance(user, int) else user.pk
