@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from backgammon.rules import Color, Position, Variant, parse_play
+from backgammon.rules import Color, Cube, MatchState, Position, Variant, parse_play
 from backgammon.rules.mat import (
     MatDouble,
     MatDrop,
@@ -39,7 +39,15 @@ __all__ = [
     "replay_match",
 ]
 
-_ENDINGS = {GameEvent.Kind.RESIGN, GameEvent.Kind.TIMEOUT, GameEvent.Kind.ADJUDICATE}
+#: Events that end the game; a roll not played by then is written as rolled only.
+_ENDINGS = {
+    GameEvent.Kind.RESIGN,
+    GameEvent.Kind.TIMEOUT,
+    GameEvent.Kind.ADJUDICATE,
+    GameEvent.Kind.DRAW,
+}
+#: Talk between the players: no part of a turn, and no place in the format.
+_ASIDES = {GameEvent.Kind.DRAW_OFFER, GameEvent.Kind.DRAW_DECLINE}
 
 
 @dataclass(frozen=True)
@@ -55,53 +63,73 @@ class ReplayedGame:
 
 
 def replay_game(game: Game, variant: Variant, score: tuple[int, int]) -> ReplayedGame:
-    """Replay ``game``'s events with the engine into ``.mat`` records."""
+    """Replay ``game``'s events with the engine into ``.mat`` records.
+
+    A turn is a roll and the play of it. The roll is held until its play, which
+    records both (``MatPlay``); a draw offered or declined in between is no part
+    of the turn. A roll still unplayed when the game ends (or when the record
+    stops) is recorded as a roll alone (``MatRoll``). Doubles, takes and drops
+    come before a roll, so they never meet one.
+    """
     records: list[MatRecord] = []
     positions: list[Position] = []
     position: Position | None = None
-    rolled: tuple[Color, tuple[int, int]] | None = None
+    rolled: MatRoll | None = None  # the turn in progress: rolled, not played yet
+    cube = start = 1
+    final = position  # the board after the last play, from its player's side
     events = sorted(game.events.all(), key=lambda event: event.ply)
     for index, event in enumerate(events):
         kind = event.kind
         color = Color(event.color) if event.color is not None else None
+        if kind in _ASIDES:
+            continue
         if kind == GameEvent.Kind.OPENING:
             assert color is not None and event.dice is not None
             position = Position.start(variant, color)
-            rolled = (color, event.dice)
+            rolled = MatRoll(color, event.dice)
+            cube = event.value or 1  # automatic doubles for opening ties
+            start = cube
         elif kind == GameEvent.Kind.ROLL:
-            assert color is not None and event.dice is not None
-            rolled = (color, event.dice)
+            assert color is not None and event.dice is not None and rolled is None
+            rolled = MatRoll(color, event.dice)
         elif kind in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
             assert color is not None and event.dice is not None and position is not None
+            assert rolled is not None and rolled.player == color
             play = parse_play(position, event.dice, event.notation or "pass")
             records.append(MatPlay(color, event.dice, play.steps))
+            final = play.position
             position = play.next_position()
             positions.append(position)
             rolled = None
-        else:
+        elif kind in _ENDINGS:
             if rolled is not None:
-                records.append(MatRoll(*rolled))
+                records.append(rolled)
                 rolled = None
-            if kind == GameEvent.Kind.DOUBLE:
-                assert color is not None and event.value is not None
-                records.append(MatDouble(color, event.value))
-            elif kind == GameEvent.Kind.TAKE:
-                assert color is not None
-                records.append(MatTake(color))
-            elif kind == GameEvent.Kind.WIN:
-                assert color is not None and event.value is not None
-                before = events[index - 1].kind if index else None
-                if before == GameEvent.Kind.DROP:
-                    records.append(MatDrop(color.other, event.value))
-                elif before in _ENDINGS:
-                    records.append(MatResign(color.other, event.value))
-                elif before in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
-                    records.append(MatWin(color, event.value))
-            # drop, resign, time-out and adjudication are written with the win that
-            # follows them; draw offers and answers have no place in the format.
+            # Written with the win that follows (none for a draw: the format has none).
+        elif kind == GameEvent.Kind.DOUBLE:
+            assert color is not None and event.value is not None and rolled is None
+            records.append(MatDouble(color, event.value))
+        elif kind == GameEvent.Kind.TAKE:
+            assert color is not None and event.value is not None and rolled is None
+            records.append(MatTake(color))
+            cube = event.value
+        elif kind == GameEvent.Kind.WIN:
+            assert color is not None and event.value is not None
+            before = events[index - 1].kind if index else None
+            if before == GameEvent.Kind.DROP:
+                records.append(MatDrop(color.other, event.value))
+            elif before in _ENDINGS:
+                records.append(MatResign(color.other, event.value))
+            elif before in (GameEvent.Kind.MOVE, GameEvent.Kind.PASS):
+                # What the game is worth at the cube, Jacoby or not, as gnubg writes it.
+                assert final is not None
+                worth = MatchState(cube=Cube(cube, limit=None)).outcome_for_win(final).points
+                records.append(MatWin(color, worth))
+        # DROP is written with the win that follows it.
     if rolled is not None:
-        records.append(MatRoll(*rolled))
-    return ReplayedGame(MatGame(score=score, records=tuple(records)), tuple(positions))
+        records.append(rolled)
+    game_record = MatGame(score=score, records=tuple(records), cube=start)
+    return ReplayedGame(game_record, tuple(positions))
 
 
 def replay_match(match: Match) -> list[ReplayedGame]:

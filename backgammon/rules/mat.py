@@ -2,7 +2,8 @@
 
 The layout follows gnubg's own exporter (``ExportMatchMat`` and
 ``ExportGameJF`` in its ``export.c``), so that a file we write, imported into
-gnubg and exported again, comes back identical apart from the date line:
+gnubg and exported again, comes back identical (but for the cases below
+where gnubg's writer is wrong):
 
 - a ``" N point match"`` line (``0`` for a money session), then per game a
   ``" Game N"`` line and a score line;
@@ -16,13 +17,30 @@ gnubg and exported again, comes back identical apart from the date line:
   the first three steps; a roll that is not played (no legal move, or the
   player resigned instead) is the dice alone, ``"54: "``;
 - ``" Doubles => N"``, ``" Takes"``, ``" Drops"`` and ``"Wins N point(s)"``,
-  placed where gnubg places them. Resignations are written as gnubg writes
-  them: a ``Wins`` line in the winner's column and nothing else. A time-out or
+  placed where gnubg places them; after a bear-off ``Wins`` says what the
+  game is worth at the cube, as gnubg writes it, Jacoby rule or not.
+  Resignations are written as gnubg writes them: a ``Wins`` line in the
+  winner's column and nothing else. A time-out or
   an adjudicated game is written the same way, since the format has no record
-  for either. One deliberate difference: after a roll that was not played
-  (the player resigned, or the opponent did), gnubg in two of the four cases
-  puts ``Wins`` on the roll's line, where its own import then misses it; we
-  start a new line there instead.
+  for either.
+
+Columns are players: every record but an ending sits in the column of the
+player who made it (White left, Black right), and the turns alternate, so a
+row is one turn of each. When Black wins the opening roll the first row's
+left cell stays empty, whether Black then plays or the game ends before
+Black does; :func:`write_mat` refuses records out of turn.
+
+Where gnubg's writer produces a file its own import misreads, we write what
+the import reads right instead:
+
+- Black's opening roll, not played: gnubg leaves the left cell empty only
+  before a play, and puts the unplayed roll in White's column;
+- after a roll that was not played (the player resigned, or the opponent
+  did), gnubg in two of the four cases puts ``Wins`` on the roll's line,
+  where its import misses it; we start a new line there;
+- a resignation with a double pending: gnubg writes the points at the cube
+  as doubled, which its import reads as a bigger resignation; we write the
+  points scored.
 
 gnubg's importer treats a line of 15 characters or fewer without a ``:`` as
 the previous line's right-hand column; this layout never writes such a line,
@@ -30,10 +48,17 @@ and :func:`write_mat` checks it.
 
 What the format cannot say: gnubg assumes the Crawford rule in match play,
 takes Jacoby and beavers from its own settings, and starts every game with
-the cube at 1 (automatic doubles are not recorded). A resignation or time-out
-is read back as a resigned single game, gammon or backgammon at the cube, so
-a match resigned or lost on time for more points than that ends with a
-different score in gnubg.
+the cube at 1. Automatic doubles are not recorded, so, as gnubg's writer
+does, cube values and points are written relative to the cube the game
+started with (``MatGame.cube``): a game that began at 2 after a tied opening
+roll writes its first double as ``Doubles => 2`` and a single game resigned
+at that cube as ``Wins 1 point``. gnubg then reads every double, take, drop
+and resignation as what it was; the score lines keep the real scores. A
+resignation or time-out is read back as a resigned single game, gammon or
+backgammon at the cube, so a match resigned or lost on time for more points
+than that ends with a different score in gnubg. A roll with a single legal
+play that is never played (the game ended first) is read by gnubg as that
+play made.
 
 The optional eXtreme Gammon style header (``xg_header=True``) adds the player,
 variation, Crawford and cube-limit lines that XG writes, and ``" and the
@@ -148,7 +173,13 @@ class MatResign:
 
 @dataclass(frozen=True, slots=True)
 class MatWin:
-    """``player`` bore off the last checker with the play before, winning ``points``."""
+    """``player`` bore off the last checker with the play before.
+
+    ``points`` is what the game is worth at the cube (a single game, gammon or
+    backgammon times the cube), as gnubg writes it; when the Jacoby rule scored
+    a gammon as a single game, the points scored are fewer (the next game's
+    score line has them).
+    """
 
     player: Color
     points: int
@@ -159,10 +190,15 @@ MatRecord = MatPlay | MatRoll | MatDouble | MatTake | MatDrop | MatResign | MatW
 
 @dataclass(frozen=True, slots=True)
 class MatGame:
-    """One game: the score (White, Black) before it, and its records in order."""
+    """One game: the score (White, Black) before it, and its records in order.
+
+    ``cube`` is the cube's value when the game began (above 1 after automatic
+    doubles). The records hold real values; the file writes them relative to it.
+    """
 
     score: tuple[int, int]
     records: tuple[MatRecord, ...]
+    cube: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +262,13 @@ def _dice(dice: tuple[int, int]) -> str:
     return f"{max(dice)}{min(dice)}: "
 
 
+def _column(record: MatRecord) -> Color | None:
+    """The column ``record`` is written in: its player's. None for an ending."""
+    if isinstance(record, MatResign | MatWin):
+        return None  # "Wins" goes in the winner's column, wherever the turn stood
+    return record.player
+
+
 def _write_game(number: int, game: MatGame, match: MatMatch, last: bool, xg: bool) -> str:
     """One game, following gnubg's ``ExportGameJF`` line for line."""
     out: list[str] = [f" Game {number}\n"]
@@ -233,12 +276,24 @@ def _write_game(number: int, game: MatGame, match: MatMatch, last: bool, xg: boo
     left = f"{white} : {game.score[0]}"
     out.append(f" {left:<31}{black} : {game.score[1]}\n")
     and_match = " and the match" if xg and last and match.finished else ""
+    scale = game.cube  # gnubg's file cube starts at 1 whatever the real one did
+
+    def wins(points: int) -> str:
+        return f"Wins {_points(points // scale)}{and_match}"
+
     i = 0  # gnubg's column counter: even = White's column, odd = Black's
     dice_rolled = False
     records = game.records
     for index, record in enumerate(records):
         if isinstance(record, MatWin):
             continue  # written with the play that bore off
+        column = _column(record)
+        if column is not None and int(column) != i & 1:
+            if i:
+                raise ValueError(f"{record} is out of turn: a column is its player's")
+            # Black acts first: the first row's left cell stays empty.
+            out.append("  1)" + " " * 29)
+            i += 1
         if isinstance(record, MatPlay):
             dice_rolled = False
             text = _dice(record.dice) + format_plain_steps(record.steps)
@@ -246,29 +301,25 @@ def _write_game(number: int, game: MatGame, match: MatMatch, last: bool, xg: boo
             text = _dice(record.dice)
             dice_rolled = True
         elif isinstance(record, MatDouble):
-            text = f" Doubles => {record.value}"
+            text = f" Doubles => {record.value // scale}"
         elif isinstance(record, MatTake):
             text = " Takes"
         elif isinstance(record, MatDrop):
             gap = "\n      " if i & 1 else " " * 23
-            text = f" Drops{gap}Wins {_points(record.points)}{and_match}"
+            text = f" Drops{gap}{wins(record.points)}"
         else:  # MatResign: "Wins" goes in the winner's column.
-            wins = f"Wins {_points(record.points)}{and_match}\n"
             line_start = not i & 1 and not dice_rolled
             if record.player == Color.BLACK:
                 # gnubg omits this line break after White's unplayed roll, and so
                 # joins "Wins" to the roll, where its import cannot read it.
-                text = ("" if line_start else "\n") + "      " + wins
+                text = ("" if line_start else "\n") + "      " + wins(record.points) + "\n"
             elif i & 1:
-                text = (" " * 24 if dice_rolled else " ") + wins
+                text = (" " * 24 if dice_rolled else " ") + wins(record.points) + "\n"
             else:
                 # After Black's unplayed roll gnubg writes " Wins" on the roll's
                 # line, where its import reads it as part of the roll.
-                text = ("" if line_start else "\n") + " " * 34 + wins
+                text = ("" if line_start else "\n") + " " * 34 + wins(record.points) + "\n"
 
-        if i == 0 and isinstance(record, MatPlay) and record.player == Color.BLACK:
-            out.append("  1)                             ")
-            i += 1
         if i & 1 or isinstance(record, MatResign):
             out.append(text)
             if not isinstance(record, MatRoll):
@@ -284,7 +335,7 @@ def _write_game(number: int, game: MatGame, match: MatMatch, last: bool, xg: boo
         following = records[index + 1] if index + 1 < len(records) else None
         if isinstance(record, MatPlay) and isinstance(following, MatWin):
             gap = " " * 34 if i & 1 else "\n      "
-            out.append(f"{gap}Wins {_points(following.points)}{and_match}\n\n")
+            out.append(f"{gap}{wins(following.points)}\n\n")
         i += 1
     text = "".join(out)
     for line in text.split("\n")[2:]:

@@ -165,6 +165,20 @@ def test_a_bear_off_win_in_either_column() -> None:
             "  1) 21: 24/23 13/11             52: \n"
             "                                  Wins 1 point\n\n",
         ),
+        # Black won the opening roll and did not play it: Black's column all the same.
+        (
+            (MatRoll(B, (5, 2)), MatResign(W, 2)),
+            "  1)                             52: \n"
+            "                                  Wins 2 points\n\n",
+        ),
+        (
+            (MatRoll(B, (5, 2)), MatResign(B, 2)),
+            "  1)                             52: \n      Wins 2 points\n\n",
+        ),
+        (
+            (MatRoll(W, (5, 2)), MatResign(B, 2)),
+            "  1) 52: \n      Wins 2 points\n\n",
+        ),
     ],
 )
 def test_resignations_go_in_the_winners_column(records: tuple[MatRecord, ...], text: str) -> None:
@@ -173,6 +187,38 @@ def test_resignations_go_in_the_winners_column(records: tuple[MatRecord, ...], t
 
 def test_an_unfinished_game_ends_where_play_stopped() -> None:
     assert body(OPEN_W, MatRoll(B, (6, 6))) == "  1) 21: 24/23 13/11             66: "
+    assert body(MatRoll(B, (6, 5))) == "  1)                             65: "
+
+
+def test_each_record_is_written_in_its_players_column() -> None:
+    with pytest.raises(ValueError, match="out of turn"):
+        body(OPEN_W, MatPlay(W, (3, 1), (Step(8, 5), Step(6, 5))))
+    with pytest.raises(ValueError, match="out of turn"):
+        body(OPEN_W, REPLY_B, MatDouble(B, 2))
+
+
+def test_cube_values_count_from_the_cube_the_game_began_with() -> None:
+    """gnubg starts every game at 1: after an automatic double the file says 2 for 4."""
+    records = (
+        OPEN_W,
+        MatDouble(B, 4),
+        MatTake(W),
+        REPLY_B,
+        MatDouble(W, 8),
+        MatDrop(B, 4),
+    )
+    match = MatMatch(("gnubg", "root"), 0, (MatGame((0, 0), records, cube=2),))
+    assert write_mat(match).split(" root : 0\n")[1] == (
+        "  1) 21: 24/23 13/11              Doubles => 2\n"
+        "  2)  Takes                      41: 6/2* 2/1* \n"
+        "  3)  Doubles => 4                Drops\n"
+        "      Wins 2 points\n"
+        "\n"
+    )
+    resigned = MatMatch(("a", "b"), 0, (MatGame((0, 0), (OPEN_W, MatResign(B, 4)), cube=2),))
+    assert "Wins 2 points" in write_mat(resigned)
+    won = MatGame((0, 0), (MatPlay(W, (1, 1), (Step(1, 0),) * 3), MatWin(W, 2)), cube=2)
+    assert "Wins 1 point\n" in write_mat(MatMatch(("a", "b"), 0, (won,)))
 
 
 # --------------------------------------------------------------------------- the file
