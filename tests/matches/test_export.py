@@ -12,13 +12,9 @@ scripted doubles, drops and resignations. gnubg then imports the file and:
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
-import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -34,106 +30,13 @@ from matches import services
 from matches.bots import bot_act
 from matches.export import ReplayedGame, export_mat, match_record, replay_match
 from matches.models import Game, Match
+from tests.matches.gnubg_mat import gnubg_import, without_date
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 # --------------------------------------------------------------------------- gnubg
-
-_BANNER_END = "type `show copying' for details."
-_BOARD_LINE = re.compile(
-    r"^( GNU Backgammon  Position ID: |\s+Match ID   : | [|+]|[v^]\|)|^\s*$"
-    r"|^Will (not )?use the Jacoby rule for money sessions\.$"
-)
-
-_SCRIPT = """
-import gnubg, json
-gnubg.command({jacoby!r})
-gnubg.command({load!r})
-match = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
-finals = []
-gnubg.navigate()
-for _ in match["games"]:
-    gnubg.navigate(next=100000)
-    finals.append(gnubg.positionid())
-    gnubg.navigate(game=1)
-games = [{{"info": g["info"], "records": g["game"]}} for g in match["games"]]
-with open({out!r}, "w") as f:
-    json.dump({{"games": games, "finals": finals, "info": match["match-info"]}}, f)
-"""
-
-
-@dataclass
-class GnubgImport:
-    messages: list[str]  # what gnubg printed besides its banner and boards
-    reexport: str
-    games: list[dict[str, Any]]
-    finals: list[str]
-
-    def score(self) -> tuple[int, int]:
-        info = self.games[-1]["info"]
-        score = [info["score-X"], info["score-O"]]
-        if info.get("winner"):
-            score["XO".index(info["winner"])] += info["points-won"]
-        return score[0], score[1]
-
-    def positions_after_plays(self) -> list[list[str]]:
-        """Per game, the Position ID after each play (the board before the next one)."""
-        result = []
-        for game, final in zip(self.games, self.finals, strict=True):
-            boards = [r["board"] for r in game["records"] if r["action"] == "move"]
-            result.append([*boards[1:], final] if boards else [])
-        return result
-
-
-def gnubg_import(gnubg: str, text: str, tmp_path: Path, *, jacoby: bool = False) -> GnubgImport:
-    """Have gnubg import ``text``, report what it printed, its record and its re-export."""
-    mat = tmp_path / "match.mat"
-    mat.write_text(text)
-    again = tmp_path / "again.mat"
-    again.unlink(missing_ok=True)
-    jacoby_command = f"set jacoby {'on' if jacoby else 'off'}"
-    commands = tmp_path / "commands"
-    commands.write_text(f"{jacoby_command}\nimport mat {mat}\nexport match mat {again}\n")
-    env = {**os.environ, "HOME": str(tmp_path), "LANG": "C", "LC_ALL": "C"}
-    run = subprocess.run(
-        [gnubg, "-t", "-q", "-c", str(commands)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    printed = (run.stdout + run.stderr).splitlines()
-    if any(_BANNER_END in line for line in printed):
-        printed = printed[[_BANNER_END in line for line in printed].index(True) + 1 :]
-    messages = [line for line in printed if not _BOARD_LINE.search(line)]
-
-    out = tmp_path / "record.json"
-    script = tmp_path / "record.py"
-    load = f"import mat {mat}"
-    script.write_text(_SCRIPT.format(jacoby=jacoby_command, load=load, out=str(out)))
-    subprocess.run(
-        [gnubg, "-t", "-q", "-p", str(script)],
-        capture_output=True,
-        timeout=120,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=True,
-    )
-    record = json.loads(out.read_text())
-    return GnubgImport(
-        messages=messages,
-        reexport=again.read_text() if again.exists() else "",
-        games=record["games"],
-        finals=record["finals"],
-    )
-
-
-def without_date(text: str) -> str:
-    return "".join(line for line in text.splitlines(True) if "[EventDate " not in line)
 
 
 def steps_sorted(text: str) -> str:
@@ -438,6 +341,56 @@ def test_the_record_replays_the_stored_plays(new_match: Callable[..., Match]) ->
     assert MatTake in {type(r) for r in first}
     assert record.games[1].score in {(2, 0), (0, 2)}
     assert sum(record.games[-1].score) < sum(match.score)
+
+
+def _scripted(
+    player: User, opponent: User, monkeypatch: pytest.MonkeyPatch, dice: list[int], **options: Any
+) -> Match:
+    monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(services, "dice", FixedDice(dice))
+    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW, **options)
+    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+
+
+def test_a_draw_offered_during_a_turn_leaves_the_turn_whole(
+    player: User, opponent: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: roll, offer a draw, play, the offer declined: one roll, written once."""
+    match = _scripted(player, opponent, monkeypatch, [5, 2, 6, 3], length=3)
+    game = match.current_game
+    assert game is not None
+    game = services.game_play_move(
+        game_id=game.pk, player=match.white, play_text="13/11 13/8", expected_ply=None, now=NOW
+    )
+    common: dict[str, Any] = {"game_id": game.pk, "expected_ply": None, "now": NOW}
+    services.game_roll(player=match.black, **common)
+    services.match_offer_draw(player=match.black, **common)
+    services.game_play_move(player=match.black, play_text="24/18 18/15", **common)
+    services.match_answer_draw(player=match.white, accept=False, **common)
+    records = replay_match(match)[0].game.records
+    assert [type(r) for r in records] == [MatPlay, MatPlay]
+    assert "  1) 52: 13/11 13/8              63: 24/18 18/15 \n" in export_mat(match)
+
+
+def test_blacks_unplayed_opening_roll_is_in_blacks_column(
+    player: User, opponent: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: a money session, Black wins the opening roll and White resigns."""
+    match = _scripted(player, opponent, monkeypatch, [2, 5], length=0, cube_limit=None)
+    game = match.current_game
+    assert game is not None and game.turn == Color.BLACK
+    services.game_resign(
+        game_id=game.pk, player=match.white, expected_ply=game.ply, now=NOW, whole_match=True
+    )
+    assert replay_match(match)[0].game.records == (
+        MatRoll(Color.BLACK, (2, 5)),
+        MatResign(Color.WHITE, 2),
+    )
+    assert export_mat(match).endswith(
+        " alice : 0                      bob : 0\n"
+        "  1)                             52: \n"
+        "                                  Wins 2 points\n\n"
+    )
 
 
 def test_an_unfinished_match_exports_up_to_the_last_action(
