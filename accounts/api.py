@@ -1,9 +1,10 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts.models import User
+from backgammon.api.views import APIView
 
 
 class MeSerializer(serializers.ModelSerializer):
@@ -28,5 +29,9 @@ class MeView(APIView):
 
     serializer_class = MeSerializer
 
+    @extend_schema(
+        operation_id="me_retrieve",
+        description="The authenticated user and their preferences (set on the profile page).",
+    )
     def get(self, request: Request) -> Response:
         return Response(MeSerializer(request.user).data)

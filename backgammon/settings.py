@@ -271,12 +271,36 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only, and one error shape everywhere (backgammon/api/).
+    "DEFAULT_PARSER_CLASSES": ["backgammon.api.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "backgammon.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon API",
-    "DESCRIPTION": "Correspondence backgammon: challenges, matches and moves.",
+    "DESCRIPTION": """Correspondence backgammon: challenges, matches and moves.
+
+**Authentication.** Send `Authorization: Token <key>` (a browser session works too). A
+bot is a player like any other: sign up on the website (`/accounts/signup/`) and confirm
+the e-mail address, then create the token on the profile page (`/accounts/profile/`),
+where it can also be replaced or revoked. There is no API call to sign up or to trade a
+password for a token: an account needs a confirmed e-mail address, and passwords are
+checked only by the site's log-in, under its rate limits.
+
+**Playing.** A game's `awaiting` says who must answer and what; `actions` and `plays`
+list what the caller may send. Send the `ply` you saw with every action.
+
+**Errors.** Every error is JSON `{"code", "detail"}` (plus `fields` for a malformed
+body): `code` is stable, `detail` is in the user's language. A body must be JSON (else
+415) and not too large (else 413, whose `detail` gives the limit).""",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Descriptions are written for the API's users (extend_schema / extend_schema_serializer);
+    # our docstrings are notes for developers and stay out of the schema.
+    "DISABLE_DOCSTRING_DESCRIPTIONS": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backgammon.api.schema.document_errors",
+    ],
     # One name per choice set that several fields share (matches/serializers.py).
     "ENUM_NAME_OVERRIDES": {
         "Color": ["white", "black"],

@@ -30,3 +30,9 @@ urlpatterns = [
     path("", include("matches.urls")),
     path("", include("stats.urls")),
 ]
+
+# Under /api/ these answer the API's JSON error shape; elsewhere Django's own pages.
+handler400 = "backgammon.api.errors.handler400"
+handler403 = "backgammon.api.errors.handler403"
+handler404 = "backgammon.api.errors.handler404"
+handler500 = "backgammon.api.errors.handler500"

@@ -14,90 +14,47 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import OuterRef, Prefetch, Q, Subquery
-from django.http import Http404
-from django.utils import timezone, translation
+from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, status
-from rest_framework.parsers import JSONParser
+from rest_framework import status
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
-from rest_framework.views import APIView, exception_handler
 
 from accounts.models import User
+from backgammon.api.errors import ErrorSerializer
+from backgammon.api.views import APIView
 from backgammon.rules import Color, InvalidIdError, MatchKey, Position, match_id, position_id
 from backgammon.rules.gnubg_ids import GameState
 
 from . import selectors, services
-from .errors import Forbidden, InvalidAction, NotFound, ServiceError
+from .errors import Forbidden, InvalidAction, NotFound
+from .export_views import exportable_match, mat_response
 from .models import Challenge, Game, GameEvent, Match
 from .notifications import notifications_mark_messages_read
 from .serializers import (
     ActionSerializer,
     ChallengeCreateSerializer,
     ChallengeSerializer,
-    ErrorSerializer,
     GameMessageCreateSerializer,
     GameMessageSerializer,
     GameQuerySerializer,
     GameSerializer,
     MatchListSerializer,
     MatchSerializer,
+    MatExportQuerySerializer,
     MoveSerializer,
     ResignSerializer,
     color_name,
 )
 
 # --------------------------------------------------------------------------- errors
-
-
-def _flat_field_errors(detail: Any) -> dict[str, list[str]]:
-    """Field errors as ``{field: [message, ...]}``, whatever DRF nested inside."""
-    if not isinstance(detail, dict):
-        detail = {"non_field_errors": detail}
-    flat: dict[str, list[str]] = {}
-    for field, messages in detail.items():
-        if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-            flat[str(field)] = [str(m) for m in messages]
-        else:
-            flat[str(field)] = [str(messages)]
-    return flat
-
-
-def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Give every refusal the same body: ``{"code", "detail"}`` (+ ``fields`` when malformed).
-
-    Service errors keep their own status and code. The message is rendered here, while the
-    request's language is active, so a Spanish player reads Spanish.
-    """
-    if isinstance(exc, ServiceError):
-        return Response({"code": exc.code, "detail": str(exc)}, status=exc.status)
-    response = exception_handler(exc, context)
-    if response is None:
-        return None
-    if isinstance(exc, exceptions.ValidationError):
-        response.data = {
-            "code": "invalid",
-            "detail": str(_("The request is malformed: see the fields.")),
-            "fields": _flat_field_errors(exc.detail),
-        }
-        return response
-    if isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
-        code = codes if isinstance(codes, str) else exc.default_code
-        detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
-        response.data = {"code": str(code), "detail": str(detail)}
-    elif isinstance(exc, Http404):
-        response.data = {"code": "not_found", "detail": str(exceptions.NotFound.default_detail)}
-    else:  # Django's PermissionDenied
-        response.data = {
-            "code": "permission_denied",
-            "detail": str(exceptions.PermissionDenied.default_detail),
-        }
-    return response
 
 
 ERROR = ErrorSerializer
@@ -114,27 +71,6 @@ ERRORS_WRITE = {
     404: OpenApiResponse(ERROR, description="No such object."),
     409: OpenApiResponse(ERROR, description="Stale ply, already answered, or game over."),
 }
-
-
-class BaseAPIView(APIView):
-    """Our error bodies, and the user's language also for token-authenticated requests.
-
-    ``UserPreferencesMiddleware`` only sees session users; DRF authenticates the token
-    later, so the language is switched here once the user is known. Bodies are JSON only:
-    form encodings would turn ``"0"`` into ``false`` and blur what the schema promises.
-    """
-
-    parser_classes = [JSONParser]
-
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return api_exception_handler
-
-    def perform_authentication(self, request: Request) -> None:
-        super().perform_authentication(request)
-        language = getattr(request.user, "language", None)
-        if language and translation.check_for_language(language):
-            translation.activate(language)
-            request._request.LANGUAGE_CODE = translation.get_language()
 
 
 # --------------------------------------------------------------------------- game payload
@@ -288,6 +224,14 @@ def game_payload(
         "turn": None
         if game.is_finished
         else {"color": color_name(game.turn), "username": match.player(game.turn_color).username},
+        "awaiting": [
+            {
+                "player": waiting.player.username,
+                "color": color_name(int(waiting.color)),
+                "decision": waiting.decision.value,
+            }
+            for waiting in selectors.game_awaiting(game)
+        ],
         "dice": list(game.dice) if game.dice else None,
         "cube": {"value": game.cube_value, "owner": color_name(game.cube_owner)},
         "crawford": game.crawford,
@@ -333,13 +277,15 @@ def _game_response(
 # --------------------------------------------------------------------------- challenges
 
 
-class ChallengeListView(BaseAPIView):
+class ChallengeListView(APIView):
     """The caller's challenges (sent, received) and the open ones anyone may accept."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="challenges_list",
+        description="Your challenges, sent and received, and the open ones anyone may "
+        "accept; newest first.",
         responses={200: ChallengeSerializer(many=True), 401: ERRORS_WRITE[401]},
     )
     def get(self, request: Request) -> Response:
@@ -357,6 +303,8 @@ class ChallengeListView(BaseAPIView):
 
     @extend_schema(
         operation_id="challenges_create",
+        description="Challenge a player by `opponent` (their username), or anyone with "
+        "`opponent` null or left out. The challenge stays open for 14 days.",
         request=ChallengeCreateSerializer,
         responses={201: ChallengeSerializer, **ERRORS_WRITE},
     )
@@ -378,7 +326,7 @@ class ChallengeListView(BaseAPIView):
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
 
-class ChallengeAcceptView(BaseAPIView):
+class ChallengeAcceptView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -393,11 +341,12 @@ class ChallengeAcceptView(BaseAPIView):
         return Response(_match_data(match.pk), status=status.HTTP_201_CREATED)
 
 
-class ChallengeDeclineView(BaseAPIView):
+class ChallengeDeclineView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="challenges_decline",
+        description="Decline a challenge sent to you.",
         parameters=[OBJECT_ID],
         request=None,
         responses={200: ChallengeSerializer, **ERRORS_WRITE},
@@ -409,11 +358,12 @@ class ChallengeDeclineView(BaseAPIView):
         return Response(ChallengeSerializer(challenge).data)
 
 
-class ChallengeWithdrawView(BaseAPIView):
+class ChallengeWithdrawView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="challenges_withdraw",
+        description="Withdraw a challenge you sent, while nobody has accepted it.",
         parameters=[OBJECT_ID],
         request=None,
         responses={200: ChallengeSerializer, **ERRORS_WRITE},
@@ -440,13 +390,14 @@ def _match_data(match_id: int) -> dict[str, Any]:
     return MatchSerializer(match).data
 
 
-class MatchListView(BaseAPIView):
+class MatchListView(APIView):
     """The caller's matches, live ones first."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_list",
+        description="Your matches, live ones first.",
         responses={200: MatchListSerializer(many=True), 401: ERRORS_WRITE[401]},
     )
     def get(self, request: Request) -> Response:
@@ -457,13 +408,15 @@ class MatchListView(BaseAPIView):
         return Response(MatchListSerializer(matches, many=True).data)
 
 
-class MatchDetailView(BaseAPIView):
+class MatchDetailView(APIView):
     """Anyone may look at a match."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="matches_retrieve",
+        description="A match: players, options, score and games (the last one is being "
+        "played). Anyone may look, also without signing in.",
         parameters=[OBJECT_ID],
         responses={200: MatchSerializer, **ERRORS_READ},
     )
@@ -471,16 +424,60 @@ class MatchDetailView(BaseAPIView):
         return Response(_match_data(pk))
 
 
+class AlwaysJSONErrors(BaseContentNegotiation):
+    """The first renderer (JSON) whatever the client accepts: the view's success is a
+    file it builds itself, and its errors stay in the API's error shape."""
+
+    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
+        return parsers[0]
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
+class MatchExportView(APIView):
+    """The match page's download (matches/export_views.py), for programs."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = AlwaysJSONErrors
+
+    @extend_schema(
+        operation_id="matches_export_mat",
+        parameters=[OBJECT_ID, MatExportQuerySerializer],
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description="The .mat file, as an attachment."
+            ),
+            400: OpenApiResponse(ERROR, description="An unknown `header`."),
+            **ERRORS_READ,
+        },
+        description="The match as a Jellyfish .mat file, for GNU Backgammon or eXtreme "
+        "Gammon, finished or still being played: the file the match page offers. Anyone "
+        "may download it, also without signing in.",
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        query = MatExportQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        match = exportable_match(pk)
+        return mat_response(match, xg_header=query.validated_data["header"] == "xg")
+
+
 # --------------------------------------------------------------------------- games
 
 
-class GameDetailView(BaseAPIView):
+class GameDetailView(APIView):
     """Anyone may look at a game; ``actions`` and ``plays`` are filled for its players."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="games_retrieve",
+        description="A game's full state and record. Anyone may look, also without signing "
+        "in; `actions` and `plays` are filled for its players. `awaiting` says who must "
+        "answer now, and what.",
         parameters=[OBJECT_ID, GameQuerySerializer],
         responses={
             200: GameSerializer,
@@ -494,7 +491,7 @@ class GameDetailView(BaseAPIView):
         return _game_response(pk, request.user, events_from=query.validated_data["events_from"])
 
 
-class GameMessagesView(BaseAPIView):
+class GameMessagesView(APIView):
     """The game's chat, for its two players only (as on the game page).
 
     Anyone else is refused: 401 for a visitor, 403 ``forbidden`` for a spectator, the
@@ -550,7 +547,7 @@ class GameMessagesView(BaseAPIView):
         return Response(GameMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 
-class GameActionView(BaseAPIView):
+class GameActionView(APIView):
     """One game action: validate the body, call the service, return the new game state.
 
     The state is built from the game the service returns (locked, changed and saved with
@@ -597,6 +594,7 @@ def _action_view(
     view.post = extend_schema(  # type: ignore[method-assign]
         operation_id=f"games_{name.replace('-', '_')}",
         summary=summary,
+        description=summary,
         parameters=[OBJECT_ID],
         request=body,
         responses={200: GameSerializer, **ERRORS_WRITE},

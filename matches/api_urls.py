@@ -50,6 +50,11 @@ urlpatterns = [
     ),
     path("matches/", api.MatchListView.as_view(), name="api_matches"),
     path("matches/<object_id:pk>/", api.MatchDetailView.as_view(), name="api_match"),
+    path(
+        "matches/<object_id:pk>/export.mat",
+        api.MatchExportView.as_view(),
+        name="api_match_export_mat",
+    ),
     path("games/<object_id:pk>/", api.GameDetailView.as_view(), name="api_game"),
     path("games/<object_id:pk>/messages", api.GameMessagesView.as_view(), name="api_game_messages"),
     *[

@@ -1,4 +1,5 @@
-"""The .mat download, for the match page and for the API (included at the site root)."""
+"""The .mat download of the match page (included at the site root; the API's is in
+api_urls.py)."""
 
 from django.urls import path
 
@@ -6,5 +7,4 @@ from .export_views import match_export_mat
 
 urlpatterns = [
     path("matches/<int:match_id>/export.mat", match_export_mat, name="match_export_mat"),
-    path("api/matches/<int:match_id>/export.mat", match_export_mat, name="api_match_export_mat"),
 ]

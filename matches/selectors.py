@@ -3,16 +3,66 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from backgammon.rules import Play, RulesError, legal_plays, parse_play
+from backgammon.rules import Color, Play, RulesError, legal_plays, parse_play
 
 from .errors import from_rules_error
 from .models import Challenge, Game, GameMessage, Match, Vacation
 from .services import match_state
+
+
+class Decision(StrEnum):
+    """What a game can wait for someone to decide (the API's ``awaiting[].decision``).
+
+    Clients are told to ignore values they do not know, so that later ones (answering an
+    offer to resign, a chouette team voting on a double) can be added.
+    """
+
+    ROLL = "roll"  # roll, or double first where the cube allows
+    MOVE = "move"
+    TAKE_OR_DROP = "take_or_drop"
+    ACCEPT_DRAW = "accept_draw"  # accept or decline the opponent's offer
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """One answer a game waits for: whose, and to what."""
+
+    player: User
+    color: Color
+    decision: Decision
+
+
+_TURN_DECISIONS = {
+    Game.State.ROLLING: Decision.ROLL,
+    Game.State.MOVING: Decision.MOVE,
+    Game.State.DOUBLED: Decision.TAKE_OR_DROP,
+}
+
+
+def game_awaiting(game: Game) -> list[Awaiting]:
+    """Every answer ``game`` waits for, the turn's first; empty once it is over.
+
+    The one place that says who the game is waiting for: ``turn`` alone misses the draw
+    offer, which the offerer's opponent answers while the offerer may still be on turn.
+    Reads only ``game`` and its match with both players loaded (no query), so the API and
+    the pages can call it for every game they show.
+    """
+    match = game.match
+    if game.is_finished or match.status != Match.Status.PLAYING:
+        return []
+    turn = game.turn_color
+    waiting = [Awaiting(match.player(turn), turn, _TURN_DECISIONS[Game.State(game.state)])]
+    if match.draw_offered_by is not None:
+        answerer = Color(match.draw_offered_by).other
+        waiting.append(Awaiting(match.player(answerer), answerer, Decision.ACCEPT_DRAW))
+    return waiting
 
 
 def game_actions(game: Game, user: object) -> list[str]:

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.fields import empty
+
+from backgammon.api.errors import ErrorSerializer
 
 from .models import Challenge, GameEvent, GameMessage, Match, VariantChoice
+from .selectors import Decision
 
 COLORS = ("white", "black")
 
@@ -44,19 +52,70 @@ class VariantField(serializers.ChoiceField):
         super().__init__(choices=VariantChoice.choices, **kwargs)
 
 
-# --------------------------------------------------------------------------- errors
+# --------------------------------------------------------------------------- request fields
+# A request body is read exactly as the schema describes it: what the schema refuses is
+# refused (DRF alone would turn 5 into "5", "true" into True, and trim "  x" before
+# checking a length), so clients, schemathesis and the service agree.
 
 
-class ErrorSerializer(serializers.Serializer):
-    """Every refusal has this body. ``code`` is stable; ``detail`` is for people (translated)."""
+class StrictCharField(serializers.CharField):
+    """Text that must be a JSON string (DRF's own also takes a number and turns it into
+    text, which the schema does not allow)."""
 
-    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `stale`.")
-    detail = serializers.CharField(help_text="Human-readable, in the request's language.")
-    fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="For malformed bodies: the messages per field.",
-    )
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class TextField(StrictCharField):
+    """A string whose limits (length, pattern) hold for the text as sent, as the schema
+    states them; the whitespace around it is dropped afterwards."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+
+    def run_validation(self, data: Any = empty) -> Any:
+        value = super().run_validation(data)
+        return value.strip() if isinstance(value, str) else value
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON number (DRF's own also takes the string ``"5"``)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """``true`` or ``false`` (DRF's own also takes ``"yes"``, ``1``, ``"on"``...)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+#: Text without a NUL character (which no database column stores), so the schema agrees
+#: with DRF's own ProhibitNullCharactersValidator. ``+``: a field that allows blanks
+#: skips its validators for "", and drf-spectacular adds "" as a second ``oneOf`` case,
+#: which must not match this one too. (``\Z``: the schema gets ``$``.)
+NO_NUL = RegexValidator(r"^[^\x00]+\Z", message=ProhibitNullCharactersValidator.message)
+
+
+def not_blank(message: str | Promise) -> RegexValidator:
+    """Something besides whitespace, and no NUL; ``message`` says what to write."""
+    return RegexValidator(r"^[^\x00]*[^\s\x00][^\x00]*\Z", message=message)
+
+
+CUBE_LIMITS = [1 << i for i in range(16)]
+
+
+@extend_schema_field({"type": "integer", "enum": [*CUBE_LIMITS, None]})
+class CubeLimitField(StrictIntegerField):
+    """A power of two up to 32768 (the service refuses the others)."""
 
 
 # --------------------------------------------------------------------------- users
@@ -70,33 +129,37 @@ class PlayerSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- challenges
 
 
+@extend_schema_serializer(
+    description="A new challenge. Every field may be left out; the defaults are shown."
+)
 class ChallengeCreateSerializer(serializers.Serializer):
     """A new challenge. The ranges are the service's; it checks them again."""
 
-    opponent = serializers.CharField(
+    opponent = TextField(
         allow_null=True,
         required=False,
         default=None,
+        min_length=1,
         max_length=150,
+        validators=[UnicodeUsernameValidator()],
         help_text="Username of the challenged player; null for a challenge open to anyone.",
     )
     variant = VariantField(default=VariantChoice.STANDARD.value)
-    length = serializers.IntegerField(
+    length = StrictIntegerField(
         min_value=0, max_value=25, default=5, help_text="Points to win; 0 for a money session."
     )
-    days_per_move = serializers.IntegerField(min_value=1, max_value=30, default=3)
-    time_bank_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
-    cube_limit = serializers.IntegerField(
-        min_value=1,
-        max_value=1 << 15,
+    days_per_move = StrictIntegerField(min_value=1, max_value=30, default=3)
+    time_bank_days = StrictIntegerField(min_value=0, max_value=365, default=0)
+    cube_limit = CubeLimitField(
         allow_null=True,
         default=64,
-        help_text="A power of two; null (no limit) only for money sessions.",
+        help_text="The highest cube value: a power of two from 1 to 32768; null (no limit) "
+        "only for money sessions.",
     )
-    jacoby = serializers.BooleanField(default=False, help_text="Money sessions only.")
-    automatic_doubles = serializers.BooleanField(default=False, help_text="Money sessions only.")
-    rated = serializers.BooleanField(default=True)
-    message = serializers.CharField(max_length=200, default="", allow_blank=True)
+    jacoby = StrictBooleanField(default=False, help_text="Money sessions only.")
+    automatic_doubles = StrictBooleanField(default=False, help_text="Money sessions only.")
+    rated = StrictBooleanField(default=True)
+    message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -149,6 +212,9 @@ class GameSummarySerializer(serializers.Serializer):
         return color_name(game.winner)
 
 
+@extend_schema_serializer(
+    description="A match with its players, options, score and games (the last one is being played)."
+)
 class MatchSerializer(serializers.ModelSerializer):
     """A match with its players, options, score and games (the last one is being played)."""
 
@@ -196,6 +262,10 @@ class MatchSerializer(serializers.ModelSerializer):
         return color_name(match.draw_offered_by)
 
 
+@extend_schema_serializer(
+    description="A match as listed: without its games; `current_game` is the one being "
+    "played (or the last one)."
+)
 class MatchListSerializer(MatchSerializer):
     """The list leaves the games out; ``current_game`` is the one being played (or last)."""
 
@@ -209,6 +279,11 @@ class MatchListSerializer(MatchSerializer):
 # --------------------------------------------------------------------------- games
 
 
+@extend_schema_serializer(
+    description="A board from one side: `points[i]` is point `i + 1` counted from that "
+    "side. Positive numbers are that side's checkers, negative ones the other side's; "
+    "`bar` and `off` are `[that side, the other side]`. That side moves from 24 down to 1."
+)
 class BoardSerializer(serializers.Serializer):
     """A board from one side: ``points[i]`` is point ``i + 1`` counted from that side.
 
@@ -227,11 +302,27 @@ class CubeSerializer(serializers.Serializer):
     owner = OptionalColorField()
 
 
+@extend_schema_serializer(
+    description="Who is on turn (while a double is offered: the player who answers it). "
+    "A draw offer is answered out of turn: see `awaiting`."
+)
 class TurnSerializer(serializers.Serializer):
     """Who must act now (while a double is offered: the player who answers it)."""
 
     color = ColorField()
     username = serializers.CharField()
+
+
+@extend_schema_serializer(
+    description="An answer the game waits for: whose, and to what. `decision` is `roll` "
+    "(roll, or double first where `actions` has `double`), `move`, `take_or_drop` (a "
+    "double was offered) or `accept_draw` (accept or decline the opponent's draw "
+    "offer). Later versions may add decisions: ignore one you do not know."
+)
+class AwaitingSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="The username of whoever must answer.")
+    color = ColorField()
+    decision = serializers.ChoiceField(choices=[d.value for d in Decision])
 
 
 @extend_schema_field(
@@ -277,6 +368,10 @@ class EventSerializer(serializers.ModelSerializer):
         return list(event.dice) if event.dice else None
 
 
+@extend_schema_serializer(
+    description="The clock of the player on turn: when their move time runs out, what is "
+    "left of their time bank, and their vacation."
+)
 class ClockSerializer(serializers.Serializer):
     """The clock of the player on turn (issue 4): ``deadline`` is when they lose on time."""
 
@@ -289,6 +384,16 @@ class ClockSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(
+    description="The full state of a game, as every GET and action returns it.\n\n"
+    "`awaiting` lists whose answer the game waits for, and to what: the player on turn, "
+    "and the answer to a draw offer. `actions` and `plays` are what the requesting user "
+    "may do now: a bot needs nothing else. Send the `ply` you saw with each action; if "
+    "the game moved on meanwhile you get 409 `stale` and nothing changes.\n\n"
+    "The record (`events`) is listed from ply `events_from` on: all of it for a GET "
+    "(unless its `events_from` parameter asks for less); after an action, the plies "
+    "that action added, from the one after the `ply` sent."
+)
 class GameSerializer(serializers.Serializer):
     """The full state of a game, as the API returns it after every GET and action.
 
@@ -314,6 +419,11 @@ class GameSerializer(serializers.Serializer):
     black = PlayerSerializer()
     viewer_color = OptionalColorField(help_text="The requesting user's colour, if a player.")
     turn = TurnSerializer(allow_null=True)
+    awaiting = AwaitingSerializer(
+        many=True,
+        help_text="Every answer the game waits for, the turn's first; empty once it is over. "
+        "A bot answers each entry whose `player` it is.",
+    )
     dice = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=6),
         min_length=2,
@@ -376,9 +486,24 @@ class GameQuerySerializer(serializers.Serializer):
     )
 
 
+class MatExportQuerySerializer(serializers.Serializer):
+    """The query parameters of a match's .mat download."""
+
+    header = serializers.ChoiceField(
+        choices=["xg", "gnubg"],
+        default="xg",
+        help_text="`xg`: with the header lines eXtreme Gammon writes (the default); "
+        "`gnubg`: exactly as GNU Backgammon's own export writes the file.",
+    )
+
+
 # --------------------------------------------------------------------------- game messages
 
 
+@extend_schema_serializer(
+    description="A message of the game's chat. A message the moderators hid keeps its "
+    "place, with `hidden` true and `text` null."
+)
 class GameMessageSerializer(serializers.ModelSerializer):
     """A message of the game's chat. A message the moderators hid keeps its place in the
     list with ``hidden`` true and ``text`` null (the game page shows a mask there)."""
@@ -396,16 +521,10 @@ class GameMessageSerializer(serializers.ModelSerializer):
         return None if message.hidden else message.text
 
 
-class StrictCharField(serializers.CharField):
-    """Text that must be a JSON string (DRF's own also takes a number and turns it into
-    text, which the schema does not allow)."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(data))
-
-
+@extend_schema_serializer(
+    description="A new message: some text besides whitespace, at most "
+    f"{GameMessage.MAX_LENGTH} characters."
+)
 class GameMessageCreateSerializer(serializers.Serializer):
     """A new message. Blank after trimming is refused by the service (``empty_message``)."""
 
@@ -413,6 +532,7 @@ class GameMessageCreateSerializer(serializers.Serializer):
         min_length=1,
         max_length=GameMessage.MAX_LENGTH,
         trim_whitespace=False,  # the limits apply to the text as sent; the service trims
+        validators=[not_blank(_("Write a message first."))],
         help_text=f"At most {GameMessage.MAX_LENGTH} characters; leading and trailing "
         "whitespace is dropped.",
     )
@@ -422,15 +542,16 @@ class GameMessageCreateSerializer(serializers.Serializer):
 
 
 class ActionSerializer(serializers.Serializer):
-    ply = serializers.IntegerField(
+    ply = StrictIntegerField(
         min_value=0, help_text="The game's `ply` as you last saw it; a stale one gets 409."
     )
 
 
 class MoveSerializer(ActionSerializer):
-    play = serializers.CharField(
+    play = TextField(
+        min_length=1,
         max_length=80,
-        trim_whitespace=True,
+        validators=[not_blank(_("That is not a move. Write it like 24/18 13/11, or pass."))],
         help_text="Standard notation, e.g. `24/18 13/11`, `bar/22*`, `6/off`, `8/2(2)`.",
     )
 
@@ -450,6 +571,7 @@ __all__ = [
     "GameMessageSerializer",
     "GameQuerySerializer",
     "GameSerializer",
+    "MatExportQuerySerializer",
     "MatchListSerializer",
     "MatchSerializer",
     "MoveSerializer",

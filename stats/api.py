@@ -11,16 +11,16 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts.models import User
+from backgammon.api.views import APIView, UserLanguageMixin
 
 from . import selectors
 from .models import PlayerStats
@@ -140,7 +140,13 @@ class _Public(APIView):
 class SiteStatsView(_Public):
     """Finished games and matches by result, per variant; live counts; how games ended."""
 
-    @extend_schema(responses=SiteStatsSerializer, tags=["stats"], operation_id="stats_site")
+    @extend_schema(
+        responses=SiteStatsSerializer,
+        tags=["stats"],
+        operation_id="stats_site",
+        description="Finished games and matches by result, per variant; the games and "
+        "matches in progress; how finished games ended.",
+    )
     def get(self, request: Request) -> Response:
         return Response(SiteStatsSerializer(selectors.site_stats()).data)
 
@@ -148,7 +154,21 @@ class SiteStatsView(_Public):
 class VariantStatsView(_Public):
     """Finished games and matches of one variant (or ``all``)."""
 
-    @extend_schema(responses=VariantStatsSerializer, tags=["stats"], operation_id="stats_variant")
+    @extend_schema(
+        responses=VariantStatsSerializer,
+        tags=["stats"],
+        operation_id="stats_variant",
+        parameters=[
+            OpenApiParameter(
+                "variant",
+                str,
+                OpenApiParameter.PATH,
+                enum=["standard", "nackgammon", "hypergammon", "all"],
+                description="A variant, or `all`.",
+            )
+        ],
+        description="Finished games and matches of one variant (or of all of them).",
+    )
     def get(self, request: Request, variant: str) -> Response:
         stats = selectors.site_stats()
         if variant not in stats.games:
@@ -164,7 +184,12 @@ class VariantStatsView(_Public):
 class PlayerRecordView(_Public):
     """A player's record, rating and rating history."""
 
-    @extend_schema(responses=PlayerRecordSerializer, tags=["stats"], operation_id="stats_player")
+    @extend_schema(
+        responses=PlayerRecordSerializer,
+        tags=["stats"],
+        operation_id="stats_player",
+        description="A player's record, rating and rating history.",
+    )
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(User, username=username, is_active=True)
         return Response(PlayerRecordSerializer(selectors.player_record(player)).data)
@@ -174,7 +199,7 @@ class LeaderboardPagination(PageNumberPagination):
     page_size = 50
 
 
-class LeaderboardView(ListAPIView):
+class LeaderboardView(UserLanguageMixin, ListAPIView):
     """Players with at least five finished rated matches, best rating first."""
 
     permission_classes = [AllowAny]
@@ -184,7 +209,12 @@ class LeaderboardView(ListAPIView):
     def get_queryset(self) -> QuerySet[PlayerStats]:
         return selectors.leaderboard()
 
-    @extend_schema(tags=["stats"], operation_id="stats_leaderboard")
+    @extend_schema(
+        tags=["stats"],
+        operation_id="stats_leaderboard",
+        description="Players with at least five finished rated matches, best rating first, "
+        "50 to a page.",
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -192,7 +222,13 @@ class LeaderboardView(ListAPIView):
 class DiceStatsView(_Public):
     """Every roll the server has thrown, and two chi-square tests of fairness."""
 
-    @extend_schema(responses=DiceStatsSerializer, tags=["stats"], operation_id="stats_dice")
+    @extend_schema(
+        responses=DiceStatsSerializer,
+        tags=["stats"],
+        operation_id="stats_dice",
+        description="Every roll the server has thrown, and two chi-square tests of fairness "
+        "(of the 36 rolls and of the six faces).",
+    )
     def get(self, request: Request) -> Response:
         return Response(DiceStatsSerializer(selectors.dice_stats()).data)
 
@@ -200,7 +236,12 @@ class DiceStatsView(_Public):
 class PlayerDiceStatsView(_Public):
     """The dice thrown for one player."""
 
-    @extend_schema(responses=DiceStatsSerializer, tags=["stats"], operation_id="stats_player_dice")
+    @extend_schema(
+        responses=DiceStatsSerializer,
+        tags=["stats"],
+        operation_id="stats_player_dice",
+        description="The dice thrown for one player, with the same tests of fairness.",
+    )
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(User, username=username, is_active=True)
         return Response(DiceStatsSerializer(selectors.dice_stats(player)).data)
