@@ -589,7 +589,7 @@ def _action_view(
     view = type(
         f"Game{name.title().replace('-', '')}View",
         (GameActionView,),
-        {"body": body, "call": _call, "post": post, "__doc__": summary},
+        {"body": body, "call": _call, "post": post},
     )
     view.post = extend_schema(  # type: ignore[method-assign]
         operation_id=f"games_{name.replace('-', '_')}",

@@ -151,6 +151,8 @@ class ChallengeCreateSerializer(serializers.Serializer):
     days_per_move = StrictIntegerField(min_value=1, max_value=30, default=3)
     time_bank_days = StrictIntegerField(min_value=0, max_value=365, default=0)
     cube_limit = CubeLimitField(
+        min_value=1,
+        max_value=CUBE_LIMITS[-1],
         allow_null=True,
         default=64,
         help_text="The highest cube value: a power of two from 1 to 32768; null (no limit) "
@@ -216,7 +218,7 @@ class GameSummarySerializer(serializers.Serializer):
     description="A match with its players, options, score and games (the last one is being played)."
 )
 class MatchSerializer(serializers.ModelSerializer):
-    """A match with its players, options, score and games (the last one is being played)."""
+    """Read-only; the list view leaves the games out (MatchListSerializer)."""
 
     white = PlayerSerializer()
     black = PlayerSerializer()

@@ -182,7 +182,7 @@ class VariantStatsView(_Public):
 
 
 class PlayerRecordView(_Public):
-    """A player's record, rating and rating history."""
+    """The record of an active player; 404 for an unknown or deactivated one."""
 
     @extend_schema(
         responses=PlayerRecordSerializer,
