@@ -207,3 +207,11 @@ def test_other_apps_endpoints_answer_the_same_shape() -> None:
     assert_error(APIClient().get("/api/stats/players/nobody/"), 404, "not_found")
     assert_error(APIClient().get("/api/stats/variants/chess/"), 404, "not_found")
     assert_error(APIClient().get("/api/stats/leaderboard/?page=99"), 404, "not_found")
+
+
+@pytest.mark.parametrize("query", ["?events_from=", "?events_from=x", "?events_from=0"])
+def test_an_empty_or_bad_query_value_is_refused_as_the_schema_says(
+    live: dict[str, Any], query: str
+) -> None:
+    response = APIClient().get(f"/api/games/{live['games'][0]['id']}/{query}")
+    assert "events_from" in assert_error(response, 400, "invalid")["fields"]

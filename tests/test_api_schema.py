@@ -186,7 +186,7 @@ def test_there_is_no_api_to_sign_up_or_trade_a_password_for_a_token() -> None:
 # --------------------------------------------------------------------------- requests
 
 
-def validator(schema: dict[str, Any], component: str) -> jsonschema.Validator:
+def validator(schema: dict[str, Any], component: str) -> jsonschema.Draft7Validator:
     root = {"$ref": f"#/components/schemas/{component}", "components": schema["components"]}
     return jsonschema.Draft7Validator(root)
 

@@ -60,6 +60,7 @@ def test_its_errors_are_the_apis_json(match: Match, accept: str) -> None:
         (url(0), 404, "not_found"),
         ("/api/matches/abc/export.mat", 404, "not_found"),
         (url(match.pk, "?header=chess"), 400, "invalid"),
+        (url(match.pk, "?header="), 400, "invalid"),
     ]:
         response = client.get(path, HTTP_ACCEPT=accept)
         assert response.status_code == status, path
