@@ -22,6 +22,7 @@ from backgammon.api.errors import ErrorSerializer
 
 from .models import Challenge, GameEvent, GameMessage, Match, VariantChoice
 from .selectors import Decision
+from .services import MAX_CUBE_LIMIT
 
 COLORS = ("white", "black")
 
@@ -110,12 +111,12 @@ def not_blank(message: str | Promise) -> RegexValidator:
     return RegexValidator(r"^[^\x00]*[^\s\x00][^\x00]*\Z", message=message)
 
 
-CUBE_LIMITS = [1 << i for i in range(16)]
+CUBE_LIMITS = [1 << i for i in range(MAX_CUBE_LIMIT.bit_length())]
 
 
 @extend_schema_field({"type": "integer", "enum": [*CUBE_LIMITS, None]})
 class CubeLimitField(StrictIntegerField):
-    """A power of two up to 32768 (the service refuses the others)."""
+    """A power of two up to ``MAX_CUBE_LIMIT`` (the service refuses the others)."""
 
 
 # --------------------------------------------------------------------------- users
@@ -155,8 +156,8 @@ class ChallengeCreateSerializer(serializers.Serializer):
         max_value=CUBE_LIMITS[-1],
         allow_null=True,
         default=64,
-        help_text="The highest cube value: a power of two from 1 to 32768; null (no limit) "
-        "only for money sessions.",
+        help_text=f"The highest cube value: a power of two from 1 to {MAX_CUBE_LIMIT}; "
+        "null (no limit) only for money sessions.",
     )
     jacoby = StrictBooleanField(default=False, help_text="Money sessions only.")
     automatic_doubles = StrictBooleanField(default=False, help_text="Money sessions only.")

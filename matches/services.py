@@ -53,6 +53,9 @@ from .signals import (
 dice: Dice = SystemDice()
 
 CHALLENGE_VALIDITY = timedelta(days=14)
+#: The highest cube limit: the largest power of two the column holds (a small integer,
+#: at most 32767 on PostgreSQL).
+MAX_CUBE_LIMIT = 1 << 14
 _MAX_AUTOMATIC_TURNS = 200
 
 
@@ -89,6 +92,10 @@ def challenge_create(
         raise InvalidAction(_("The time bank must be from 0 to 365 days."), code="time_bank")
     if cube_limit is not None and (cube_limit < 1 or cube_limit & (cube_limit - 1)):
         raise InvalidAction(_("The cube limit must be a power of two."), code="cube_limit")
+    if cube_limit is not None and cube_limit > MAX_CUBE_LIMIT:
+        raise InvalidAction(
+            _("The cube limit is at most %(max)s."), code="cube_limit", max=MAX_CUBE_LIMIT
+        )
     if cube_limit is None and length != 0:
         raise InvalidAction(_("Only money sessions may play without a cube limit."), code="cube")
     if length != 0 and (jacoby or automatic_doubles):

@@ -175,6 +175,7 @@ def test_resigning_with_none_borne_off_is_a_gammon_whoever_is_on_turn(
         ({"time_bank_days": 366}, "time_bank"),
         ({"cube_limit": 3}, "cube_limit"),
         ({"cube_limit": 0}, "cube_limit"),
+        ({"cube_limit": 32768}, "cube_limit"),  # PostgreSQL's small integer ends at 32767
         ({"cube_limit": None, "length": 5}, "cube"),
         ({"jacoby": True, "length": 5}, "money_only"),
         ({"automatic_doubles": True, "length": 7}, "money_only"),
