@@ -27,7 +27,10 @@ def parse_warning_hours(value: str) -> list[int]:
         item = item.strip()
         if not item:
             continue
-        if not item.isdigit() or not 1 <= int(item) <= MAX_WARNING_HOURS:
+        # ASCII digits only: "²".isdigit() is true, and int() refuses it (a 500).
+        if not (item.isascii() and item.isdigit() and len(item) <= 3) or not (
+            1 <= int(item) <= MAX_WARNING_HOURS
+        ):
             raise ValidationError(
                 _("Use whole hours between 1 and %(max)d, separated by commas."),
                 code="warning_hours",

@@ -18,6 +18,7 @@ from accounts.services import user_api_token_regenerate, user_api_token_revoke, 
 def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
+    status = 200
     if request.method == "POST":
         form = PreferencesForm(request.POST, instance=user)
         if form.is_valid():
@@ -26,10 +27,11 @@ def profile(request: HttpRequest) -> HttpResponse:
             activate_user_preferences(request, user)
             messages.success(request, _("Your preferences have been saved."))
             return redirect("profile")
+        status = 400  # the form again, with what is wrong; nothing saved
     else:
         form = PreferencesForm(instance=user)
     token = Token.objects.filter(user=user).first()
-    return render(request, "accounts/profile.html", {"form": form, "token": token})
+    return render(request, "accounts/profile.html", {"form": form, "token": token}, status=status)
 
 
 @login_required

@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    # A NUL in the URL: 404/400 in the user's language, before any lookup (PostgreSQL
+    # cannot compare one).
+    "backgammon.middleware.RejectNulMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A suspended player's session ends here, with a page naming the reason and the end.
     "moderation.middleware.SuspensionMiddleware",
@@ -137,6 +140,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True,
         prepare_threshold=5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
     )
+
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A transaction takes the write lock when it begins (BEGIN IMMEDIATE) and a writer
+    # waits up to 20 s for it: two moves sent at the same instant queue, and the second
+    # gets the same 409 as on PostgreSQL. With SQLite's default (DEFERRED) both read,
+    # then the second to write failed at once with "database is locked" (a 500).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

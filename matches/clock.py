@@ -37,6 +37,9 @@ from .services import game_time_out_locked, games_time_out_batch
 log = logging.getLogger(__name__)
 
 EXPIRY_BATCH = 500
+#: How far ahead a vacation may end: the allowance counts the next year's days too, and
+#: dates at the end of the calendar must never reach the clock's arithmetic.
+VACATION_AHEAD = timedelta(days=730)
 
 
 # --------------------------------------------------------------------------- expiry
@@ -205,7 +208,8 @@ def _reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) -
 def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacation:
     """Take vacation from ``start`` to ``end`` (inclusive, the user's dates).
 
-    It may start today or later, must not overlap another vacation, and must fit the
+    It may start today or later and end at most two years ahead (``VACATION_AHEAD``;
+    9999-12-31 overflowed the clock), must not overlap another vacation, and must fit the
     yearly allowance (``user.vacation_days_per_year`` per calendar year). The user's
     clocks stop for its length in every game.
     """
@@ -215,6 +219,10 @@ def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacat
         raise InvalidAction(_("The vacation must end on or after its first day."), code="order")
     if start < today:
         raise InvalidAction(_("A vacation cannot start in the past."), code="past")
+    if end > today + VACATION_AHEAD:
+        raise InvalidAction(
+            _("A vacation can be booked at most two years ahead."), code="too_far_ahead"
+        )
     if Vacation.objects.filter(user=user, start__lte=end, end__gte=start).exists():
         raise InvalidAction(_("This vacation overlaps another one."), code="overlap")
     for year in range(start.year, end.year + 1):

@@ -155,3 +155,11 @@ class GameActionForm(forms.Form):
         if action in ("take", "drop") and not data.get("confirm"):
             self.add_error("confirm", _("Tick the box to confirm your answer to the double."))
         return data
+
+
+class GameMessageForm(forms.Form):
+    """A chat message from the game page. The form refuses only what cannot be stored
+    (a NUL character: Django's ``ProhibitNullCharactersValidator`` on every ``CharField``);
+    an empty or too long text is the service's to refuse, with its own message."""
+
+    text = forms.CharField(required=False, strip=False)

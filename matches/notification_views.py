@@ -11,6 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from backgammon.inputs import positive_int
 
 from .models import Notification
 from .notifications import (
@@ -40,7 +41,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def notification_mark_read(request: HttpRequest) -> HttpResponse:
-    ids = [int(i) for i in request.POST.getlist("id") if i.isdigit()] or None
+    ids = [n for n in map(positive_int, request.POST.getlist("id")) if n is not None] or None
     notifications_mark_read(user=request.user, now=timezone.now(), ids=ids)  # type: ignore[arg-type]
     return redirect("notifications")
 

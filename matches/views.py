@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from backgammon.inputs import positive_int
 from backgammon.rules import Color, Play, Position, RulesError, parse_play
 
 from . import selectors, services
@@ -381,11 +382,8 @@ def _render_game(
 
 def _shown_ply(request: HttpRequest, game: Game) -> int | None:
     """The ply of a past position asked for with ``?ply=N`` (None: the current one)."""
-    raw = request.GET.get("ply", "")
-    if not raw.isdigit():
-        return None
-    ply = int(raw)
-    return ply if 1 <= ply < game.ply else None
+    ply = positive_int(request.GET.get("ply"))
+    return ply if ply is not None and ply < game.ply else None
 
 
 def _last_move(game: Game, events: list[GameEvent], ply: int | None = None) -> LastMove | None:

@@ -220,6 +220,8 @@ def test_ending_a_vacation_early_restarts_the_clock(
         (date(2026, 3, 1), date(2026, 3, 3), "past"),
         (date(2026, 3, 5), date(2026, 3, 4), "order"),
         (date(2026, 4, 1), date(2026, 5, 1), "allowance"),
+        (date(9999, 12, 31), date(9999, 12, 31), "too_far_ahead"),
+        (date(2028, 3, 1), date(2028, 3, 2), "too_far_ahead"),
     ],
 )
 def test_vacations_are_checked(player: User, start: date, end: date, code: str) -> None:

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import formats, timezone, translation
+from django.utils.html import escape
 
 from accounts.models import User
 from matches import clock, services
@@ -79,6 +80,43 @@ def test_taking_and_cancelling_a_vacation_through_the_form(player: User) -> None
     response = client.post(reverse("vacation_cancel", args=[vacation.pk]))
     assert response.status_code == 302
     assert not Vacation.objects.filter(user=player).exists()
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        ("9999-12-31", "9999-12-31"),  # the end of the calendar: an OverflowError (500)
+        ("today", "9999-12-30"),  # also a query per year up to 9999
+        ("today", "+731"),
+    ],
+)
+def test_a_vacation_too_far_ahead_is_refused_in_the_players_language(
+    player: User, start: str, end: str
+) -> None:
+    player.language = "ca"
+    player.save(update_fields=["language"])
+    today = local_today(player)
+
+    def day(value: str) -> str:
+        if value == "today":
+            return today.isoformat()
+        if value.startswith("+"):
+            return (today + int(value) * DAY).isoformat()
+        return value
+
+    response = client_for(player).post(reverse("vacations"), {"start": day(start), "end": day(end)})
+    assert response.status_code == 400
+    message = "Les vacances es poden reservar amb dos anys d'antelació com a màxim."
+    assert escape(message) in response.content.decode()
+    assert not Vacation.objects.exists()
+
+
+def test_a_vacation_two_years_ahead_is_still_taken(player: User) -> None:
+    today = local_today(player)
+    start, end = today + 720 * DAY, today + 730 * DAY
+    response = client_for(player).post(reverse("vacations"), {"start": start, "end": end})
+    assert response.status_code == 302
+    assert Vacation.objects.get(user=player).end == end
 
 
 def test_a_running_vacation_can_be_ended_now(player: User) -> None:

@@ -14,6 +14,7 @@ from matches import services as match_services
 from matches.models import GameMessage, Match
 from moderation import services
 from moderation.models import Report
+from tests.matches.api_helpers import token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +157,49 @@ def test_a_player_disputes_their_game(
     response = player_client.post(url, {"category": "dispute", "text": "Bob cheated."})
     assert response.status_code == 302
     assert list(matches_awaiting_adjudication()) == [match]
+
+
+def test_a_message_with_a_nul_is_refused_in_the_players_language_and_not_stored(
+    player: User, player_client: Client, new_match: Callable[..., Match]
+) -> None:
+    # On PostgreSQL it reached the INSERT: DataError, a 500.
+    player.language = "es"
+    player.save(update_fields=["language"])
+    game = new_match().current_game
+    response = player_client.post(reverse("game_message_post", args=[game.pk]), {"text": "a\x00b"})
+    assert response.status_code == 400
+    assert "Los caracteres nulos no están permitidos." in response.content.decode()
+    assert not GameMessage.objects.exists()
+
+
+def test_a_refused_message_is_the_game_page_with_the_status_and_the_reason(
+    player_client: Client, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    url = reverse("game_message_post", args=[game.pk])
+    response = player_client.post(url, {"text": "x" * 501})
+    assert response.status_code == 400
+    assert "A message is at most 500 characters long." in response.content.decode()
+    assert player_client.post(url, {"text": ["one", "two"]}).status_code == 302
+    assert GameMessage.objects.get().text == "two"  # a form field takes the last value
+
+
+def test_a_message_to_a_game_that_does_not_exist_is_a_404_page(player: User) -> None:
+    player.language = "ca"
+    player.save(update_fields=["language"])
+    client = Client()
+    client.force_login(player)
+    response = client.post(reverse("game_message_post", args=[999_999]), {"text": "hi"})
+    assert response.status_code == 404
+    assert "No existeix aquesta partida." in response.content.decode()
+
+
+def test_the_api_refuses_a_nul_in_a_message_too(
+    player: User, new_match: Callable[..., Match]
+) -> None:
+    game = new_match().current_game
+    response = token_client(player).post(
+        f"/api/games/{game.pk}/messages", {"text": "a\x00b"}, format="json"
+    )
+    assert response.status_code == 400 and "text" in response.json()["fields"]
+    assert not GameMessage.objects.exists()
