@@ -161,6 +161,23 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class PlayStateAdmin(admin.ModelAdmin):
+    """A game's or a match's state is what its record replays to (``matches/replay.py``),
+    and only the services change it (a moderator adjudicates or extends a deadline from
+    the match page): nobody adds or edits one here, superusers included. A board saved by
+    hand (``{"points": [1]}``, twenty checkers a side) made the game page answer 500.
+    Superusers may still delete (deleting a match takes its games with it)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_superuser(request)
+
+
 # --------------------------------------------------------------------------- players
 
 admin.site.unregister(User)
@@ -327,7 +344,7 @@ class AwaitingAdjudicationFilter(admin.SimpleListFilter):
 
 
 @admin.register(Match)
-class MatchAdmin(ActionViewsMixin, admin.ModelAdmin):
+class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
     change_form_template = "admin/moderation/change_form.html"
     list_display = [
         "id",
@@ -437,7 +454,7 @@ class ReadOnlyForModeratorsAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyForModeratorsAdmin):
+class GameAdmin(PlayStateAdmin):
     list_display = [
         "id",
         "match",

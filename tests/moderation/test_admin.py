@@ -4,6 +4,7 @@ record of play, the overview, and changelists whose query count does not grow wi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -109,11 +110,13 @@ def pages(w: dict[str, object], player: User) -> dict[str, tuple[str, int, int]]
         u("matches_match_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_match_change", pk("match")): (LOGIN, ALLOW, ALLOW),
         u("matches_match_delete", pk("match")): (LOGIN, DENY, ALLOW),
+        u("matches_match_add"): (LOGIN, DENY, DENY),
         u("matches_match_adjudicate", pk("match")): (LOGIN, ALLOW, ALLOW),
         u("matches_match_extend-deadline", pk("match")): (LOGIN, ALLOW, ALLOW),
         u("matches_game_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_game_change", pk("game")): (LOGIN, ALLOW, ALLOW),
-        u("matches_game_add"): (LOGIN, DENY, ALLOW),
+        u("matches_game_add"): (LOGIN, DENY, DENY),
+        u("matches_game_delete", pk("game")): (LOGIN, DENY, ALLOW),
         u("matches_gameevent_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_gameevent_change", pk("event")): (LOGIN, ALLOW, ALLOW),
         u("matches_gameevent_add"): (LOGIN, DENY, DENY),
@@ -230,6 +233,41 @@ def test_moderators_cannot_edit_game_state_dice_or_scores(
     game.refresh_from_db()
     match.refresh_from_db()
     assert (game.die1, game.die2, game.state, game.board) == before and match.score_white == 0
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"points": [1]},
+        # Twenty checkers a side: 15 is all a standard game has.
+        {"points": [20] + [0] * 22 + [-20], "bar": [0, 0], "off": [0, 0]},
+    ],
+)
+def test_not_even_a_superuser_edits_a_games_board_or_a_matchs_score(
+    world: dict[str, object], superuser_client: Client, board: dict[str, object]
+) -> None:
+    game = world["game"]
+    match = world["match"]
+    assert isinstance(game, Game) and isinstance(match, Match)
+    before = list(Game.objects.filter(pk=game.pk).values())
+    url = reverse("admin:matches_game_change", args=[game.pk])
+    page = superuser_client.get(url).content.decode()
+    assert 'name="board"' not in page and 'name="die1"' not in page
+    fields = {**Game.objects.filter(pk=game.pk).values().get(), "board": json.dumps(board)}
+    data = {k: "" if v is None else v for k, v in fields.items() if k != "id"}
+    assert superuser_client.post(url, {**data, "match": match.pk}).status_code == 403
+    assert list(Game.objects.filter(pk=game.pk).values()) == before
+    # Which is why the game page and its board still answer.
+    assert superuser_client.get(reverse("game_detail", args=[game.pk])).status_code == 200
+    assert superuser_client.get(reverse("game_board_svg", args=[game.pk])).status_code == 200
+    match_url = reverse("admin:matches_match_change", args=[match.pk])
+    assert 'name="score_white"' not in superuser_client.get(match_url).content.decode()
+    assert superuser_client.post(match_url, {"score_white": 99}).status_code == 403
+    match.refresh_from_db()
+    assert match.score_white == 0
+    add = reverse("admin:matches_game_add")
+    assert superuser_client.post(add, {**data, "match": match.pk}).status_code == 403
+    assert Game.objects.count() == 1
 
 
 def test_nobody_edits_or_deletes_the_audit_log(
