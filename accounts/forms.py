@@ -1,6 +1,9 @@
+from typing import Any
 from zoneinfo import available_timezones
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -36,3 +39,25 @@ class PreferencesForm(forms.ModelForm):
     def clean_warning_hours(self) -> str:
         hours = parse_warning_hours(self.cleaned_data["warning_hours"])
         return ",".join(str(hour) for hour in hours)
+
+
+#: The longest login that can name anyone: an e-mail address (RFC 5321's 254).
+LOGIN_MAX_LENGTH = 254
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's log-in form, with a length limit on the username or e-mail it reads.
+
+    With log-in by username *or* e-mail allauth leaves the field unbounded, and a
+    100,000-character login reached ``username__iexact``: SQLite refused the LIKE pattern
+    as too complex (a 500). Longer than any username or address, it is refused as a form
+    error instead, in the user's language.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        if getattr(login, "max_length", None) is None:
+            login.max_length = LOGIN_MAX_LENGTH  # type: ignore[attr-defined]
+            login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
+            login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)

@@ -269,6 +269,8 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,300/h/ip"}
 # client's address is then read from that header (accounts.adapters.client_ip). 0: the
 # header is ignored and the address is REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+# The log-in form with a length limit on the login (accounts/forms.py).
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 
 # --- API -----------------------------------------------------------------------
 

@@ -67,3 +67,15 @@ def test_the_allauth_pages_use_the_site_layout(client: Client) -> None:
     content = client.get(reverse("account_login"), headers={"accept-language": "es"}).content
     assert b'class="site-header"' in content
     assert b"site.css" in content
+
+
+def test_a_login_longer_than_any_address_is_a_form_error_not_a_500(client: Client) -> None:
+    # It reached username__iexact, whose LIKE pattern SQLite refused as too complex.
+    response = client.post(
+        reverse("account_login"),
+        {"login": "x" * 100_000, "password": "backgammon"},
+        headers={"accept-language": "es"},
+    )
+    assert response.status_code == 200
+    assert "login" in response.context["form"].errors
+    assert "tenga menos de 254 caracteres" in response.content.decode()

@@ -1,0 +1,476 @@
+"""Fuzz every web page that takes input: forms, path segments and query parameters.
+
+The API has its schemathesis run (tests/matches/test_schemathesis.py); this is the same for
+the site's pages, with hypothesis. Signed in as a player with a live game (or as a visitor
+for the sign-up and log-in forms), each target gets random and hostile values: NUL
+characters, 100,000-character strings, the ends of the calendar, numbers past 2^63,
+negative numbers, digits that are not ASCII, several values for one field, and lists where
+one value is expected. No response may be a 5xx, and a refused request (4xx) changes no
+stored row. Ids and plies are often aimed at the live objects, so that actions really run.
+Two passes per page: each value of ``SWEEP`` in every segment, then in every field at once
+(what a random run may miss), and a few random hypothesis examples.
+
+Every URL of the site is listed here, either as a target or as taking no input, so that a
+new page cannot escape: ``test_every_page_of_the_site_is_listed`` fails on an unlisted
+one. Deterministic (``derandomize``) and bounded for CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from matches import clock, selectors, services
+from matches.forms import GameActionForm
+from matches.models import Challenge, Game, GameMessage, Match, Notification, Vacation
+from matches.notifications import unsubscribe_token
+from moderation.models import Report
+from tests.factories import UserFactory
+from tests.matches.api_helpers import SeededDice, snapshot
+
+pytestmark = pytest.mark.django_db
+
+HUGE = 2**63
+HOSTILE = [
+    "",
+    " ",
+    "\x00",
+    "alice\x00",
+    "x" * 100_000,
+    "0001-01-01",
+    "9999-12-31",
+    "10000-01-01",
+    "2026-02-30",
+    "31/12/9999",
+    str(HUGE - 1),
+    str(HUGE),
+    str(2**64),
+    "9" * 5000,  # past Python's int() digit limit
+    str(-HUGE - 1),
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "²",  # str.isdigit() says yes, int() says no
+    "١٢",  # Arabic-Indic digits: int() reads them
+    "on",
+    "null",
+    "[]",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "%00",
+    "\u202e\u200b",
+    "😀" * 300,
+    "alice",
+    "bob",
+    "bob@example.com",
+    "standard",
+    "move",
+    "abuse",
+    "pass",
+]
+
+#: One field's value: hostile, random text, any integer, any date, or several values.
+VALUE = st.one_of(
+    st.sampled_from(HOSTILE),
+    st.text(max_size=20),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.dates().map(lambda d: d.isoformat()),
+    st.lists(st.sampled_from(HOSTILE), min_size=2, max_size=3),
+)
+#: An integer for an ``<int:…>`` path segment: mostly the live object's own id.
+HOSTILE_IDS = [0, 1, 2**31, HUGE - 1, HUGE, 2**64, 10**30]
+#: Swept through every field, parameter and segment of every page, one value at a time.
+SWEEP: list[str | list[str]] = [
+    "\x00",
+    "x" * 100_000,
+    "0001-01-01",
+    "9999-12-31",
+    str(HUGE),
+    "9" * 5000,
+    str(-HUGE - 1),
+    "²",
+    "١٢",
+    "1e309",
+    "",
+    ["1", "²", "\x00"],
+]
+
+
+@dataclass
+class World:
+    """The signed-in player's live game, and one of every object a page acts on."""
+
+    player: User
+    opponent: User
+    match: Match
+    challenge_to_player: Challenge
+    challenge_by_player: Challenge
+    vacation: Vacation
+    message: GameMessage
+
+    @property
+    def game(self) -> Game:
+        game = Game.objects.filter(match=self.match).order_by("-number").first()
+        assert game is not None
+        return game
+
+    def on_turn(self) -> User:
+        """Whoever must act in the live game, so that aimed game actions really run."""
+        game = self.game
+        match = Match.objects.select_related("white", "black").get(pk=self.match.pk)
+        return match.black if game.turn == 1 and not game.is_finished else match.white
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A path segment: mostly a live object's id or a real name, otherwise anything."""
+
+    real: Callable[[World], str]
+    digits: bool = False  # an ``<int:…>`` converter: only ASCII digits reach the view
+
+    def draw(self, data: st.DataObject, world: World) -> str:
+        if data.draw(st.integers(0, 3), label="aim the segment"):
+            return self.real(world)
+        if self.digits:
+            return str(data.draw(st.sampled_from(HOSTILE_IDS), label="hostile id"))
+        return self.hostile(data.draw(st.one_of(st.sampled_from(HOSTILE), st.text())), world)
+
+    def hostile(self, value: str | list[str], world: World) -> str:
+        value = value[0] if isinstance(value, list) else value
+        if self.digits:
+            return value if value.isascii() and value.isdigit() else self.real(world)
+        return quote(value, safe="") or "x"  # percent-encoded: it stays one segment
+
+
+def object_id(real: Callable[[World], int]) -> Segment:
+    return Segment(lambda world: str(real(world)), digits=True)
+
+
+def named(real: str) -> Segment:
+    return Segment(lambda world: real)
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str  # with {segment} fields
+    segments: dict[str, Segment] = field(default_factory=dict)
+    fields: tuple[str, ...] = ()  # what a POST sends
+    query: tuple[str, ...] = ()  # the GET parameters the view reads
+    post: bool = True
+    get: bool = True
+    anonymous: bool = False
+
+    @property
+    def methods(self) -> list[str]:
+        return [m for m, on in (("get", self.get), ("post", self.post)) if on]
+
+
+GAME = object_id(lambda w: w.game.pk)
+MATCH = object_id(lambda w: w.match.pk)
+USERNAME = named("bob")
+PASSWORDS = ("password1", "password2")
+
+TARGETS: dict[str, Target] = {
+    # matches
+    "challenge_new": Target(
+        "/challenges/new/",
+        fields=(
+            "opponent",
+            "variant",
+            "length",
+            "days_per_move",
+            "time_bank_days",
+            "cube_limit",
+            "jacoby",
+            "automatic_doubles",
+            "rated",
+            "message",
+        ),
+        query=("opponent",),
+    ),
+    "challenge_accept": Target(
+        "/challenges/{id}/accept/",
+        {"id": object_id(lambda w: w.challenge_to_player.pk)},
+        get=False,
+    ),
+    "challenge_decline": Target(
+        "/challenges/{id}/decline/",
+        {"id": object_id(lambda w: w.challenge_to_player.pk)},
+        get=False,
+    ),
+    "challenge_withdraw": Target(
+        "/challenges/{id}/withdraw/",
+        {"id": object_id(lambda w: w.challenge_by_player.pk)},
+        get=False,
+    ),
+    "game_detail": Target(
+        "/games/{id}/", {"id": GAME}, fields=("action", "ply", "play", "confirm"), query=("ply",)
+    ),
+    "game_board_svg": Target("/games/{id}/board.svg", {"id": GAME}, post=False),
+    "game_message_post": Target("/games/{id}/messages/", {"id": GAME}, fields=("text",), get=False),
+    "game_swap_dice": Target("/games/{id}/swap-dice/", {"id": GAME}, get=False),
+    "match_detail": Target("/matches/{id}/", {"id": MATCH}, post=False),
+    "match_export_mat": Target(
+        "/matches/{id}/export.mat", {"id": MATCH}, query=("header",), post=False
+    ),
+    "vacations": Target("/vacations/", fields=("start", "end")),
+    "vacation_cancel": Target(
+        "/vacations/{id}/cancel/", {"id": object_id(lambda w: w.vacation.pk)}, get=False
+    ),
+    "notifications": Target("/notifications/", query=("page", "unread"), post=False),
+    "notifications_read": Target("/notifications/read/", fields=("id",), get=False),
+    "notifications_unsubscribe": Target(
+        "/notifications/unsubscribe/{token}/",
+        {"token": Segment(lambda w: unsubscribe_token(w.player))},
+    ),
+    # accounts
+    "profile": Target(
+        "/accounts/profile/",
+        fields=(
+            "display_name",
+            "language",
+            "time_zone",
+            "notify",
+            "digest_hour",
+            "warning_hours",
+            "board_side",
+            "confirm_moves",
+        ),
+    ),
+    "profile_token_create": Target("/accounts/profile/token/", get=False),
+    "profile_token_revoke": Target("/accounts/profile/token/revoke/", get=False),
+    "player_detail": Target("/players/{name}/", {"name": USERNAME}, post=False),
+    "set_language": Target("/i18n/setlang/", fields=("language", "next"), get=False),
+    # moderation
+    "report_new": Target(
+        "/report/{name}/",
+        {"name": USERNAME},
+        fields=("category", "text"),
+        query=("message", "game"),
+    ),
+    # stats
+    "stats_leaderboard": Target("/stats/leaderboard/", query=("page",), post=False),
+    "stats_player_dice": Target("/stats/dice/{name}/", {"name": USERNAME}, post=False),
+    # allauth: the forms of a visitor
+    "account_login": Target(
+        "/accounts/login/", fields=("login", "password", "remember"), anonymous=True
+    ),
+    "account_signup": Target(
+        "/accounts/signup/", fields=("email", "username", *PASSWORDS), anonymous=True
+    ),
+    "account_reset_password": Target(
+        "/accounts/password/reset/", fields=("email",), anonymous=True
+    ),
+    "account_reset_password_from_key": Target(
+        "/accounts/password/reset/key/{uid}-{key}/",
+        {"uid": named("1"), "key": named("set-password")},
+        fields=PASSWORDS,
+        anonymous=True,
+    ),
+    "account_confirm_email": Target(
+        "/accounts/confirm-email/{key}/", {"key": named("abc")}, anonymous=True
+    ),
+    "account_confirm_login_code": Target(
+        "/accounts/login/code/confirm/", fields=("code",), anonymous=True
+    ),
+    # allauth: the forms of a signed-in player
+    "account_logout": Target("/accounts/logout/"),
+    "account_email": Target(
+        "/accounts/email/",
+        fields=("email", "action_add", "action_send", "action_remove", "action_primary"),
+    ),
+    "account_change_password": Target(
+        "/accounts/password/change/", fields=("oldpassword", *PASSWORDS)
+    ),
+    "account_set_password": Target("/accounts/password/set/", fields=PASSWORDS),
+    "account_reauthenticate": Target("/accounts/reauthenticate/", fields=("password",)),
+    "account_request_reauthentication_code": Target(
+        "/accounts/reauthenticate/code/", fields=("code",)
+    ),
+    "account_confirm_reauthentication_code": Target(
+        "/accounts/reauthenticate/code/confirm/", fields=("code",)
+    ),
+}
+
+#: Pages that read nothing from the request but who asks (still walked once, below).
+NO_INPUT = {
+    "home": "/",
+    "dashboard": "/dashboard/",
+    "next_game": "/next/",
+    "challenge_list": "/challenges/",
+    "stats_site": "/stats/",
+    "stats_dice": "/stats/dice/",
+    "account_inactive": "/accounts/inactive/",
+    "account_email_verification_sent": "/accounts/confirm-email/",
+    "account_reset_password_done": "/accounts/password/reset/done/",
+    "account_reset_password_from_key_done": "/accounts/password/reset/key/done/",
+}
+
+
+def site_url_names() -> Iterator[tuple[str, str]]:
+    """(route, name) of every URL of the site: not the admin's (Django's own forms, and
+    tests/moderation/test_admin.py) nor the API's (tests/matches/test_schemathesis.py)."""
+
+    def walk(patterns: list[Any], prefix: str) -> Iterator[tuple[str, str]]:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if route.startswith(("admin/", "api/")):
+                continue
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, route)
+            else:
+                assert isinstance(pattern, URLPattern)
+                yield route, pattern.name or route
+
+    yield from walk(get_resolver().url_patterns, "")
+
+
+def test_every_page_of_the_site_is_listed() -> None:
+    names = {name for _route, name in site_url_names()}
+    unlisted = names - set(TARGETS) - set(NO_INPUT)
+    assert not unlisted, f"add these to TARGETS (or NO_INPUT) in {__file__}: {sorted(unlisted)}"
+    assert not (set(TARGETS) | set(NO_INPUT)) - names, "listed pages that no longer exist"
+
+
+@pytest.fixture
+def world(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> World:
+    monkeypatch.setattr(services, "dice", SeededDice(12))
+    now = timezone.now()
+    challenge = services.challenge_create(challenger=player, opponent=opponent, length=3, now=now)
+    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    game = match.current_game
+    assert game is not None
+    message = services.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
+    tomorrow = now.date() + timedelta(days=1)
+    vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
+    return World(
+        player=player,
+        opponent=opponent,
+        match=match,
+        challenge_to_player=services.challenge_create(
+            challenger=opponent, opponent=player, now=now
+        ),
+        challenge_by_player=services.challenge_create(challenger=player, opponent=None, now=now),
+        vacation=vacation,
+        message=message,
+    )
+
+
+def stored() -> tuple[Any, ...]:
+    """Every row a page could write, to check that a refused request wrote none."""
+    return (
+        snapshot(),
+        list(Challenge.objects.order_by("pk").values()),
+        list(Vacation.objects.order_by("pk").values()),
+        list(User.objects.order_by("pk").values()),
+        list(EmailAddress.objects.order_by("pk").values()),
+        list(Report.objects.order_by("pk").values()),
+        list(GameMessage.objects.order_by("pk").values("pk", "text", "hidden")),
+        Notification.objects.count(),
+    )
+
+
+def aim(world: World, name: str, values: dict[str, Any], *, action: str, play: int) -> None:
+    """Point a game action at the live game: a real action, the current ply and, when
+    ``play`` is odd, a legal play; a report at a real message. The rest stays hostile."""
+    if name == "game_detail":
+        game = world.game
+        plays = [str(p) for p in selectors.game_plays(game)] if game.dice else []
+        values.update(action=action, ply=str(game.ply), confirm="on")
+        if plays and play % 2:
+            values["play"] = plays[play % len(plays)]
+    if name == "report_new" and "message" in values:
+        values["message"] = str(world.message.pk)
+
+
+def send(world: World, name: str, method: str, url: str, values: dict[str, Any]) -> None:
+    """One request as the target's user; no 5xx, and nothing stored changes on a 4xx."""
+    target = TARGETS[name]
+    client = Client()
+    if not target.anonymous:
+        client.force_login(world.on_turn() if name == "game_detail" else world.player)
+    before = stored()
+    response = getattr(client, method)(url, values)
+    shown = {
+        k: (v[:40] + "…" if isinstance(v, str) and len(v) > 40 else v) for k, v in values.items()
+    }
+    assert response.status_code < 500, (method, url[:200], shown)
+    if 400 <= response.status_code < 500:
+        assert stored() == before, f"a refused {method} {url[:200]} {shown} changed stored rows"
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_every_hostile_value_in_every_field_of_every_page(name: str, world: World) -> None:
+    """Each value of SWEEP in every path segment, then in every field and parameter at once
+    (on the live objects' address; a game action also aimed at the live game): the cases a
+    random run may miss."""
+    target = TARGETS[name]
+    real = target.path.format(
+        **{key: segment.real(world) for key, segment in target.segments.items()}
+    )
+    for value in SWEEP:
+        if target.segments:
+            hostile = {key: seg.hostile(value, world) for key, seg in target.segments.items()}
+            send(world, name, target.methods[-1], target.path.format(**hostile), {})
+        for method in target.methods:
+            names = target.fields if method == "post" else target.query
+            values = {key: value for key in names}
+            send(world, name, method, real, values)
+            if method == "post" and name in ("game_detail", "report_new"):
+                aim(world, name, values, action="move", play=1)
+                send(world, name, method, real, values)
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+@settings(
+    max_examples=6,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
+@given(data=st.data())
+def test_no_page_answers_random_input_with_a_5xx(
+    name: str, world: World, data: st.DataObject
+) -> None:
+    """Random values, fields left out, several values for one field; half of the game
+    actions aimed at the live game. The draws never depend on the stored state (earlier
+    examples change it), so that hypothesis can replay an example."""
+    target = TARGETS[name]
+    url = target.path.format(
+        **{key: segment.draw(data, world) for key, segment in target.segments.items()}
+    )
+    method = data.draw(st.sampled_from(target.methods), label="method")
+    values: dict[str, Any] = {}
+    for key in target.fields if method == "post" else target.query:
+        value = data.draw(st.one_of(st.none(), VALUE), label=key)
+        if value is not None:
+            values[key] = value
+    aimed = data.draw(st.booleans(), label="aim")
+    action = data.draw(st.sampled_from(GameActionForm.ACTIONS), label="aimed action")
+    play = data.draw(st.integers(0, 1000), label="aimed play")
+    if aimed:
+        aim(world, name, values, action=action, play=play)
+    send(world, name, method, url, values)
+
+
+@pytest.mark.parametrize("name", sorted(NO_INPUT))
+def test_the_pages_without_input_answer(name: str, world: World) -> None:
+    client = Client()
+    client.force_login(world.player)
+    assert client.get(NO_INPUT[name]).status_code < 500
+    client.force_login(UserFactory())
+    assert client.get(NO_INPUT[name]).status_code < 500
