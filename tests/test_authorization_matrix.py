@@ -339,7 +339,8 @@ CHECKS: list[Check] = [
     Check("games/<int:game_id>/swap-dice/", "GET", (405, 405, 405, 405, S, 405), game_id),
     Check("games/<int:game_id>/swap-dice/", "POST", (302, 302, 302, 302, S, 302), game_id),
     Check("games/<int:game_id>/messages/", "GET", (405, 405, 405, 405, S, 405), game_id),
-    Check("games/<int:game_id>/messages/", "POST", (L, R, 302, 302, S, R), game_id,
+    # A refused message is the game page again, with the reason and the error's status.
+    Check("games/<int:game_id>/messages/", "POST", (L, 403, 302, 302, S, 403), game_id,
           body=lambda w: {"text": "Hello"}),
     Check("matches/<int:match_id>/", "GET", (200, 200, 200, 200, S, 200), match_id),
     Check("matches/<int:match_id>/export.mat", "GET", (200, 200, 200, 200, S, 200), match_id),

@@ -67,7 +67,8 @@ def test_email_url_tls_variants() -> None:
     [
         ("postgres://u@h/d", None, {"server_side_binding": True, "prepare_threshold": 5}),
         ("postgres://u@h/d", "false", {"server_side_binding": True, "prepare_threshold": None}),
-        ("sqlite:///x.sqlite3", None, {}),
+        # SQLite: writers queue for the lock (tests/matches/test_sqlite_concurrency.py).
+        ("sqlite:///x.sqlite3", None, {"transaction_mode": "IMMEDIATE", "timeout": 20}),
     ],
 )
 def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(
