@@ -8,6 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from backgammon.api.errors import error_body, is_api
+
 
 def has_nul(request: HttpRequest) -> tuple[bool, bool]:
     """Whether the path, and whether the query string, hold a NUL character (``%00``)."""
@@ -26,7 +28,8 @@ class RejectNulMiddleware:
     compare one in a text column: ``/players/%00/`` reached the lookup and answered 500
     (``DataError``). So it is refused once here for every URL rather than in each view:
     in the path with 404 (there is nothing at such an address), in the query string with
-    400. Under ``/api/`` the body is the API's JSON ``{"code", "detail"}``. Form and
+    400. Under ``/api/`` the body is the API's JSON ``{"code", "detail"}``
+    (``backgammon.api.errors``). Form and
     serializer fields refuse a NUL in a body themselves (Django's and DRF's ``CharField``
     carry ``ProhibitNullCharactersValidator``).
 
@@ -40,15 +43,10 @@ class RejectNulMiddleware:
         in_path, in_query = has_nul(request)
         if not (in_path or in_query):
             return self.get_response(request)
-        api = request.path_info.startswith("/api/")
         if in_path:
-            if api:
-                return JsonResponse(
-                    {"code": "not_found", "detail": _("There is nothing at this address.")},
-                    status=404,
-                )
-            raise Http404  # the site's 404 page (templates/404.html)
+            # handler404: the site's page (templates/404.html), or the API's JSON 404.
+            raise Http404
         detail = _("The address holds a character that is not allowed (NUL).")
-        if api:
-            return JsonResponse({"code": "invalid", "detail": detail}, status=400)
+        if is_api(request):
+            return JsonResponse(error_body("bad_request", detail), status=400)
         return render(request, "400.html", {"detail": detail}, status=400)

@@ -47,7 +47,7 @@ def test_a_visitor_gets_it_in_the_browsers_language(client: Client) -> None:
 def test_a_nul_in_an_api_path_is_the_apis_json_404(spanish_client: Client) -> None:
     response = spanish_client.get("/api/stats/players/%00/")
     assert response.status_code == 404
-    assert response.json() == {"code": "not_found", "detail": "No hay nada en esta dirección."}
+    assert response.json() == {"code": "not_found", "detail": "No encontrado."}
 
 
 def test_a_nul_in_the_query_string_is_a_400(spanish_client: Client, opponent: User) -> None:
@@ -57,7 +57,10 @@ def test_a_nul_in_the_query_string_is_a_400(spanish_client: Client, opponent: Us
         response.content.decode()
     )
     api = spanish_client.get("/api/stats/leaderboard/", {"x\x00": "1"})
-    assert api.status_code == 400 and api.json()["code"] == "invalid"
+    assert api.status_code == 400 and api.json() == {
+        "code": "bad_request",
+        "detail": "La dirección contiene un carácter que no está permitido (NUL).",
+    }
 
 
 def test_any_other_missing_page_is_the_same_translated_404(spanish_client: Client) -> None:
