@@ -13,6 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from backgammon.inputs import positive_int
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,11 +57,23 @@ def test_a_nul_in_the_query_string_is_a_400(spanish_client: Client, opponent: Us
     assert "La dirección contiene un carácter que no está permitido (NUL)." in (
         response.content.decode()
     )
-    api = spanish_client.get("/api/stats/leaderboard/", {"x\x00": "1"})
-    assert api.status_code == 400 and api.json() == {
-        "code": "bad_request",
-        "detail": "La dirección contiene un carácter que no está permitido (NUL).",
-    }
+
+
+def test_the_admins_search_for_a_nul_is_a_400_too(opponent: User) -> None:
+    # On PostgreSQL the search reached an icontains lookup: DataError, a 500.
+    client = Client()
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    assert client.get("/admin/accounts/user/", {"q": "a\x00"}).status_code == 400
+    assert client.get("/admin/accounts/user/", {"q": "bob"}).status_code == 200
+
+
+def test_the_apis_query_parameters_are_its_serializers_to_refuse(
+    spanish_client: Client, opponent: User
+) -> None:
+    # One it does not read is ignored, as the schema says; one it reads is refused.
+    assert spanish_client.get("/api/stats/leaderboard/", {"x\x00": "1"}).status_code == 200
+    response = spanish_client.get("/api/stats/leaderboard/", {"page": "1\x00"})
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
 
 
 def test_any_other_missing_page_is_the_same_translated_404(spanish_client: Client) -> None:
