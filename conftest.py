@@ -1,6 +1,6 @@
 """Root conftest: run the rules engine's docstring examples as tests.
 
-Doctests are collected from ``backgammon/rules`` only, so Django settings, URLs and
+Doctests are collected from ``gammon`` only, so Django settings, URLs and
 scripts such as ``tests/data/make_oracle.py`` are never imported as doctest modules.
 """
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestModule
 
-RULES_DIR = Path(__file__).resolve().parent / "backgammon" / "rules"
+RULES_DIR = Path(__file__).resolve().parent / "gammon"
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

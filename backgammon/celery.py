@@ -1,10 +1,7 @@
 """The Celery application.
 
-Run a worker with ``celery -A backgammon.celery worker -Q celery,email,clock`` and the
-scheduler with ``celery -A backgammon.celery beat``. ``backgammon/__init__.py`` stays
-empty (importing the rules engine must pull in nothing), so the web process imports
-this module from ``accounts.apps.AccountsConfig.ready``: ``@shared_task`` then binds to
-this app, and with no REDIS_URL tasks run eagerly in-process.
+Run a worker with ``celery -A backgammon worker -Q celery,email,clock`` and the scheduler
+with ``celery -A backgammon beat``. With no REDIS_URL, tasks run eagerly in-process.
 """
 
 import os

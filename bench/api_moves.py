@@ -25,7 +25,7 @@
    it is flushed at the end.
 5. Full phase: ``--clients`` threads, each owning its share of the games and both
    players' tokens, loop over their games: pick a random legal play from the position
-   and dice of the last response (``backgammon.rules.legal_plays``) and
+   and dice of the last response (``gammon.legal_plays``) and
    ``POST /api/games/<id>/move`` with ``{"play", "ply"}`` and the player's token.
 6. Bare phase: the same clients, the same games, the same server: ``POST
    /bench/bare-move/<id>`` with a play text, which runs only SELECT … FOR UPDATE,
@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_db import drop_database, recreate_database  # noqa: E402
 
-from backgammon.rules import Color, Position, legal_plays  # noqa: E402
+from gammon import Color, Position, legal_plays  # noqa: E402
 
 USERS = 200
 MATCH_LENGTH = 5
@@ -116,7 +116,7 @@ def seed(games: int, notify: str) -> dict[str, str]:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from backgammon.rules import FixedDice
+    from gammon import FixedDice
     from matches import services
     from matches.models import Game
 

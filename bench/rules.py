@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backgammon.rules import Position, legal_plays  # noqa: E402
-from backgammon.rules.moves import Play, _search  # noqa: E402
+from gammon import Position, legal_plays  # noqa: E402
+from gammon.moves import Play, _search  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "oracle.jsonl"
 
@@ -146,7 +146,7 @@ def main() -> None:
     plays = statistics.mean(len(legal_plays(p, d)) for p, d in items)
     print(f"mean legal plays per position: {plays:.1f}")
     rate = ours(items, args.rounds)
-    print(f"backgammon.rules legal_plays: {rate:,.0f} positions/s (target 30,000)")
+    print(f"gammon legal_plays: {rate:,.0f} positions/s (target 30,000)")
     plain = baseline(items, args.rounds)
     print(f"plain recursive search, same positions: {plain:,.0f} positions/s")
     print(f"ratio legal_plays/plain search: {rate / plain:.2f}")

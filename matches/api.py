@@ -30,8 +30,8 @@ from rest_framework.serializers import Serializer
 from accounts.models import User
 from backgammon.api.errors import ErrorSerializer
 from backgammon.api.views import APIView
-from backgammon.rules import Color, InvalidIdError, MatchKey, Position, match_id, position_id
-from backgammon.rules.gnubg_ids import GameState
+from gammon import Color, InvalidIdError, MatchKey, Position, match_id, position_id
+from gammon.gnubg_ids import GameState
 
 from . import selectors, services
 from .errors import Forbidden, InvalidAction, NotFound

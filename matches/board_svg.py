@@ -1,7 +1,7 @@
 """The board as a standalone SVG, drawn on the server so the game page needs no JavaScript.
 
 :func:`board_svg` draws a :class:`~matches.models.Game` (or a bare engine
-:class:`~backgammon.rules.Position`) from one player's side: that player's
+:class:`~gammon.Position`) from one player's side: that player's
 checkers sit at the bottom and the points are numbered from their side. The
 ``home_side`` preference puts their home board bottom right or bottom left.
 
@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from backgammon.rules import Color, InvalidIdError, Position, Step, position_id
+from gammon import Color, InvalidIdError, Position, Step, position_id
 
 if TYPE_CHECKING:
     from .models import Game

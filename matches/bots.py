@@ -9,7 +9,7 @@ import random
 from datetime import datetime
 
 from accounts.models import User
-from backgammon.rules import legal_plays
+from gammon import legal_plays
 
 from . import services
 from .models import Game, Match

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from backgammon.rules import RulesError
+from gammon import RulesError
 
 
 class ServiceError(Exception):

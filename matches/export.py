@@ -3,7 +3,7 @@
 Each game's events are replayed with the engine from the starting position, so
 that every play's checker steps (and which of them hit) come from
 ``parse_play``, exactly as when the move was made. The text itself is written
-by :mod:`backgammon.rules.mat`, which knows nothing of Django.
+by :mod:`gammon.mat`, which knows nothing of Django.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from backgammon.rules import Color, Cube, MatchState, Position, Variant, parse_play
-from backgammon.rules.mat import (
+from gammon import Color, Cube, MatchState, Position, Variant, parse_play
+from gammon.mat import (
     MatDouble,
     MatDrop,
     MatGame,

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from backgammon.rules import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
+from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
 
 from .models import VariantChoice
 

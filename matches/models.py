@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from backgammon.rules import Color, Position, Variant
+from gammon import Color, Position, Variant
 
 from .bulk import execute_deferred, save_with_rows
 

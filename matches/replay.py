@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from backgammon.rules import Color, Position, RulesError, Variant, parse_play
+from gammon import Color, Position, RulesError, Variant, parse_play
 
 from .models import Game, GameEvent
 

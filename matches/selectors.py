@@ -10,7 +10,7 @@ from enum import StrEnum
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from backgammon.rules import Color, Play, RulesError, legal_plays, parse_play
+from gammon import Color, Play, RulesError, legal_plays, parse_play
 
 from .errors import from_rules_error
 from .models import Challenge, Game, GameMessage, Match, Vacation

@@ -3,7 +3,7 @@
 Each game action locks the game row, checks that the player may act and that
 the ply they last saw is still the current one, appends the record rows, and
 updates the game. A stale or repeated submission is refused with a conflict
-and changes nothing. The engine (``backgammon.rules``) decides what is legal;
+and changes nothing. The engine (``gammon``) decides what is legal;
 this module decides who may do what, when, and keeps the record.
 """
 
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from backgammon.rules import (
+from gammon import (
     Color,
     Cube,
     Dice,
@@ -33,7 +33,7 @@ from backgammon.rules import (
     opening_roll,
     parse_play,
 )
-from backgammon.rules.match import MatchLengthError
+from gammon.match import MatchLengthError
 
 from . import timecontrol
 from .bulk import rows_insert, rows_update

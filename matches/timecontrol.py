@@ -20,7 +20,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from backgammon.rules import Color
+from gammon import Color
 
 ZERO = timedelta(0)
 Interval = tuple[datetime, datetime]

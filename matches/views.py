@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from backgammon.inputs import positive_int
-from backgammon.rules import Color, Play, Position, RulesError, parse_play
+from gammon import Color, Play, Position, RulesError, parse_play
 
 from . import selectors, services
 from .board_svg import LastMove, board_geometry, board_svg, last_move_text

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from backgammon.rules import Color
+from gammon import Color
 from matches import services as match_services
 from matches.errors import Conflict, Forbidden, InvalidAction
 from matches.models import Game, GameMessage, Match, Notification

@@ -50,7 +50,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, include, path
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import legal_plays
+from gammon import legal_plays
 from matches import clock, services
 from matches.models import Challenge, Game, GameMessage, Match, Notification, Vacation
 from matches.notifications import notify, unsubscribe_token

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.models import Game
 

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.models import Notification
 from tests.factories import UserFactory

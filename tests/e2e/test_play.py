@@ -10,7 +10,7 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.bots import bot_act
 from matches.demo import SeededDice

@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.errors import Conflict
 from matches.models import Game, GameEvent

@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from backgammon.rules import Dice, FixedDice
+from gammon import Dice, FixedDice
 from matches import services
 from matches.models import Game, GameEvent, GameMessage, Match, Notification
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.models import Game
 

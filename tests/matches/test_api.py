@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from backgammon.rules import match_key_from_id, position_from_id
+from gammon import match_key_from_id, position_from_id
 from matches.models import Challenge, Game
 from tests.matches.api_helpers import (
     act,

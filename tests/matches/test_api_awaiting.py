@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from backgammon.rules import Color
+from gammon import Color
 from matches import selectors, services
 from matches.models import Game
 from matches.selectors import Decision

@@ -15,7 +15,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from backgammon.rules import position_from_id
+from gammon import position_from_id
 from matches.models import Game, GameEvent
 from tests.matches.api_helpers import (
     SeededDice,

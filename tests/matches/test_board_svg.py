@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from backgammon.rules import Color, Position, Step, position_id
+from gammon import Color, Position, Step, position_id
 from matches.board_svg import LastMove, board_svg, last_move_text
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -157,7 +157,7 @@ def test_names_are_escaped() -> None:
 def test_a_game_is_drawn_with_its_dice_cube_and_players(player, opponent, monkeypatch) -> None:
     from django.utils import timezone
 
-    from backgammon.rules import FixedDice
+    from gammon import FixedDice
     from matches import services
 
     monkeypatch.setattr(services, "dice", FixedDice([3, 1]))

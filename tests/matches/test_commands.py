@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from backgammon.rules import Position, legal_plays
+from gammon import Position, legal_plays
 from matches.models import Challenge, Game, GameEvent, Match
 
 START = {"points": list(Position.start().points), "bar": [0, 0], "off": [0, 0]}

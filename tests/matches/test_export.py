@@ -24,8 +24,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from backgammon.rules import Color, FixedDice, Variant, position_id
-from backgammon.rules.mat import MatDouble, MatDrop, MatPlay, MatResign, MatRoll, MatTake, MatWin
+from gammon import Color, FixedDice, Variant, position_id
+from gammon.mat import MatDouble, MatDrop, MatPlay, MatResign, MatRoll, MatTake, MatWin
 from matches import services
 from matches.bots import bot_act
 from matches.export import ReplayedGame, export_mat, match_record, replay_match

@@ -49,8 +49,8 @@ import pytest
 from django.db import transaction
 from django.test import override_settings
 
-from backgammon.rules import Color, Play, Position, legal_plays, position_id
-from backgammon.rules.mat import MatGame, MatPlay, MatRoll, MatWin, write_mat
+from gammon import Color, Play, Position, legal_plays, position_id
+from gammon.mat import MatGame, MatPlay, MatRoll, MatWin, write_mat
 from matches import services
 from matches.bots import bot_act
 from matches.export import export_mat, match_record, replay_match
@@ -656,7 +656,7 @@ def _result(info: dict[str, Any]) -> tuple[int | None, int]:
 
 def _gnubg_writes_wrongly(record: list[Entry], theirs: str, ours: str) -> bool:
     """Whether gnubg's re-export of a game differs from ours in one of the two ways its
-    writer gets wrong (``backgammon/rules/mat.py``):
+    writer gets wrong (``gammon/mat.py``):
 
     - the last roll never played: gnubg puts the roll in White's column when it was
       Black's opening roll, or joins the ``Wins`` after it to the roll's line;

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import FixedDice, Position
+from gammon import FixedDice, Position
 from matches import services
 from matches.models import Game
 

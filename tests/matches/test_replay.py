@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from backgammon.rules import Color, Position, Variant
+from gammon import Color, Position, Variant
 from matches import services
 from matches.bots import bot_act, bot_play_match
 from matches.demo import SeededDice

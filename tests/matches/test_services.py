@@ -17,7 +17,7 @@ import pytest
 from django.forms.models import model_to_dict
 
 from accounts.models import User
-from backgammon.rules import Color, FixedDice, Position
+from gammon import Color, FixedDice, Position
 from matches import services
 from matches.errors import Conflict, Forbidden, InvalidAction, NotFound, ServiceError
 from matches.models import Challenge, Game, Match

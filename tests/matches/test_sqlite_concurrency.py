@@ -33,7 +33,7 @@ from django.test import Client
 from django.utils import timezone
 
 call_command("migrate", verbosity=0)
-from backgammon.rules import FixedDice
+from gammon import FixedDice
 from matches import services
 from matches.models import Game, GameEvent
 from tests.factories import UserFactory

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.rules import Color, FixedDice, Position
+from gammon import Color, FixedDice, Position
 from matches import services
 from matches.models import Challenge, Game, GameEvent, Match
 

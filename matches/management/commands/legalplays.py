@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from backgammon.rules.jsonio import answer_lines
+from gammon.jsonio import answer_lines
 
 
 class Command(BaseCommand):

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from backgammon.rules.errors import RulesError
-from backgammon.rules.gnubg_ids import (
+from gammon.errors import RulesError
+from gammon.gnubg_ids import (
     MAX_SCORE,
     GameState,
     InvalidIdError,
@@ -28,7 +28,7 @@ from backgammon.rules.gnubg_ids import (
     position_from_id,
     position_id,
 )
-from backgammon.rules.position import Color, Position, Variant
+from gammon.position import Color, Position, Variant
 
 # (player on roll's checkers, opponent's checkers, Position ID); each side counted from its
 # own side, 25 = bar, missing checkers are borne off.

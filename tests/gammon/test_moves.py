@@ -7,7 +7,7 @@ borne off.
 
 from __future__ import annotations
 
-from backgammon.rules import Position, Variant, legal_plays
+from gammon import Position, Variant, legal_plays
 
 
 def board(mine: dict[int, int], theirs: dict[int, int]) -> Position:

@@ -38,8 +38,8 @@ import enum
 import re
 from dataclasses import dataclass
 
-from backgammon.rules.errors import RulesError
-from backgammon.rules.position import Color, Position
+from gammon.errors import RulesError
+from gammon.position import Color, Position
 
 __all__ = [
     "InvalidIdError",
@@ -108,7 +108,7 @@ def position_from_id(pid: str, turn: Color = Color.WHITE, *, checkers: int = 15)
     >>> position_from_id('4HPwATDgc/AB')
     Traceback (most recent call last):
     ...
-    backgammon.rules.gnubg_ids.InvalidIdError: a Position ID is 14 base64 characters: '4HPwATDgc/AB'
+    gammon.gnubg_ids.InvalidIdError: a Position ID is 14 base64 characters: '4HPwATDgc/AB'
     """
     if not isinstance(pid, str) or not _POSITION_ID.fullmatch(pid):
         raise InvalidIdError(f"a Position ID is 14 base64 characters: {pid!r}")
@@ -202,7 +202,7 @@ class MatchKey:
     >>> MatchKey(cube_value=3)
     Traceback (most recent call last):
     ...
-    backgammon.rules.gnubg_ids.InvalidIdError: the cube shows a power of two up to 32768, not 3
+    gammon.gnubg_ids.InvalidIdError: the cube shows a power of two up to 32768, not 3
     """
 
     cube_value: int = 1
@@ -278,7 +278,7 @@ def match_key_from_id(mid: str) -> MatchKey:
     >>> match_key_from_id('cAkAAAAAAAA')
     Traceback (most recent call last):
     ...
-    backgammon.rules.gnubg_ids.InvalidIdError: a Match ID is 12 base64 characters: 'cAkAAAAAAAA'
+    gammon.gnubg_ids.InvalidIdError: a Match ID is 12 base64 characters: 'cAkAAAAAAAA'
     """
     if not isinstance(mid, str) or not _MATCH_ID.fullmatch(mid):
         raise InvalidIdError(f"a Match ID is 12 base64 characters: {mid!r}")

@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from backgammon.rules import Color, Position, legal_plays
+from gammon import Color, Position, legal_plays
 
 
 def random_position(rng: random.Random, checkers: int = 15) -> Position:

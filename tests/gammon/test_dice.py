@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from backgammon.rules.dice import (
+from gammon.dice import (
     Dice,
     DiceExhaustedError,
     FixedDice,
@@ -16,8 +16,8 @@ from backgammon.rules.dice import (
     SystemDice,
     opening_roll,
 )
-from backgammon.rules.errors import RulesError
-from backgammon.rules.position import Color
+from gammon.errors import RulesError
+from gammon.position import Color
 
 
 def test_both_dice_classes_satisfy_the_protocol() -> None:

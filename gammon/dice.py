@@ -22,8 +22,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from backgammon.rules.errors import RulesError
-from backgammon.rules.position import Color
+from gammon.errors import RulesError
+from gammon.position import Color
 
 __all__ = [
     "Dice",
@@ -97,11 +97,11 @@ class FixedDice:
     >>> dice.roll_one()
     Traceback (most recent call last):
     ...
-    backgammon.rules.dice.DiceExhaustedError: scripted dice exhausted after 2 dice
+    gammon.dice.DiceExhaustedError: scripted dice exhausted after 2 dice
     >>> FixedDice([7])
     Traceback (most recent call last):
     ...
-    backgammon.rules.dice.InvalidDieError: a die shows 1 to 6, not 7
+    gammon.dice.InvalidDieError: a die shows 1 to 6, not 7
     """
 
     __slots__ = ("_script", "_used")

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from backgammon.rules import Color, Step, Variant
-from backgammon.rules.mat import (
+from gammon import Color, Step, Variant
+from gammon.mat import (
     MatDouble,
     MatDrop,
     MatGame,

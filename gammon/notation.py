@@ -1,6 +1,6 @@
 """Standard backgammon notation, read leniently and written as GNU Backgammon writes it.
 
-Reading is built on :func:`~backgammon.rules.moves.legal_plays`: the text is
+Reading is built on :func:`~gammon.moves.legal_plays`: the text is
 turned into the checkers it moves, and the one legal play that moves them is
 the answer. The rules therefore live in one place; this module only explains,
 when nothing matches, which rule the text breaks.
@@ -159,7 +159,7 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     >>> parse_play(start, (6, 5), "24/18 13/11")
     Traceback (most recent call last):
     ...
-    backgammon.rules.errors.WrongDiceError: You moved 2 pips, but no die or sum of dice is 2.
+    gammon.errors.WrongDiceError: You moved 2 pips, but no die or sum of dice is 2.
     """
     plays = legal_plays(position, dice)
     if text.strip().lower() in PASS_WORDS:

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backgammon.rules import Play, Position, legal_plays, parse_play
-from backgammon.rules.moves import _search
+from gammon import Play, Position, legal_plays, parse_play
+from gammon.moves import _search
 
 from .positions import dice, positions, random_game
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from backgammon.rules import (
+from gammon import (
     AmbiguousPlayError,
     BlockedPointError,
     InvalidNotationError,

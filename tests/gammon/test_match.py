@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from backgammon.rules.errors import RulesError
-from backgammon.rules.match import (
+from gammon.errors import RulesError
+from gammon.match import (
     MAX_MATCH_LENGTH,
     OFFERED_LENGTHS,
     CannotDoubleError,
@@ -26,7 +26,7 @@ from backgammon.rules.match import (
     Termination,
     classify_win,
 )
-from backgammon.rules.position import Color, Position
+from gammon.position import Color, Position
 
 WHITE, BLACK = Color.WHITE, Color.BLACK
 

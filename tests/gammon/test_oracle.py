@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from backgammon.rules import Position, legal_plays
-from backgammon.rules.jsonio import position_to_json
+from gammon import Position, legal_plays
+from gammon.jsonio import position_to_json
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "oracle.jsonl.gz"
 
@@ -61,7 +61,7 @@ def test_every_legal_play_and_its_notation_equal_gnubgs(chunk: int) -> None:
 
 
 def test_gnubgs_own_notation_is_read_as_the_same_play() -> None:
-    from backgammon.rules import parse_play
+    from gammon import parse_play
 
     for line in LINES[::20]:
         position = Position(tuple(line["points"]), tuple(line["bar"]), tuple(line["off"]))

@@ -65,7 +65,7 @@ variation, Crawford and cube-limit lines that XG writes, and ``" and the
 match"`` after the last game's ``Wins``, as Jellyfish and XG do; gnubg reads
 such files too (it ignores those lines) but does not write them.
 
->>> from backgammon.rules import Step
+>>> from gammon import Step
 >>> game = MatGame(
 ...     score=(0, 0),
 ...     records=(

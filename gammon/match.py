@@ -23,8 +23,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from backgammon.rules.errors import RulesError
-from backgammon.rules.position import Color, Position
+from gammon.errors import RulesError
+from gammon.position import Color, Position
 
 __all__ = [
     "MAX_MATCH_LENGTH",
@@ -176,11 +176,11 @@ class Cube:
     >>> Cube(2, Color.WHITE).doubled(Color.BLACK)
     Traceback (most recent call last):
     ...
-    backgammon.rules.match.NotCubeOwnerError: only the cube's owner (WHITE) may redouble
+    gammon.match.NotCubeOwnerError: only the cube's owner (WHITE) may redouble
     >>> Cube(64, Color.BLACK).check_double(Color.BLACK)
     Traceback (most recent call last):
     ...
-    backgammon.rules.match.CubeLimitError: the cube cannot go past 64
+    gammon.match.CubeLimitError: the cube cannot go past 64
     """
 
     value: int = 1
@@ -272,11 +272,11 @@ class MatchState:
     >>> MatchState(length=26)
     Traceback (most recent call last):
     ...
-    backgammon.rules.match.MatchLengthError: a match is 1 to 25 points long (0 for money), not 26
+    gammon.match.MatchLengthError: a match is 1 to 25 points long (0 for money), not 26
     >>> MatchState(length=5, jacoby=True)
     Traceback (most recent call last):
     ...
-    backgammon.rules.match.MatchOptionError: Jacoby and automatic doubles are money options
+    gammon.match.MatchOptionError: Jacoby and automatic doubles are money options
     """
 
     length: int = 0
@@ -341,7 +341,7 @@ class MatchState:
         >>> m.check_double(Color.WHITE)
         Traceback (most recent call last):
         ...
-        backgammon.rules.match.DeadCubeError: WHITE wins the match by winning at the cube's 2
+        gammon.match.DeadCubeError: WHITE wins the match by winning at the cube's 2
         """
         if self.is_over:
             raise MatchOverError("the match is over")

@@ -1,6 +1,6 @@
 """The backgammon rules engine: pure Python, no Django, fully typed.
 
->>> from backgammon.rules import Position, legal_plays, parse_play
+>>> from gammon import Position, legal_plays, parse_play
 >>> start = Position.start()
 >>> play = parse_play(start, (6, 5), "24/13")
 >>> str(play)
