@@ -3,6 +3,9 @@
 
     python3 dev.py run            set up, migrate, load demo data, serve on 127.0.0.1:$PORT (8000)
     python3 dev.py test [ARGS]    set up, then run the test suite (ARGS go to pytest)
+    python3 dev.py check          set up, then the guards CI runs before the tests: ruff,
+                                  mypy --strict gammon, makemigrations --check, and the
+                                  wheel installed in a fresh venv running check and migrate
 
 Set-up creates .venv if it is missing and installs the project with its dev extra;
 the install is skipped while pyproject.toml is unchanged since the last one. It then
@@ -15,6 +18,8 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -32,8 +37,12 @@ def say(message: str) -> None:
     print(f"dev.py: {message}", flush=True)
 
 
-def run(args: list[str | os.PathLike[str]]) -> None:
-    result = subprocess.run([str(a) for a in args], cwd=ROOT)
+def run(
+    args: list[str | os.PathLike[str]],
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+) -> None:
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env)
     if result.returncode != 0:
         sys.exit(result.returncode)
 
@@ -96,7 +105,92 @@ def cmd_test(args: list[str]) -> int:
     return subprocess.call(command, cwd=ROOT)
 
 
-COMMANDS = {"run": cmd_run, "test": cmd_test}
+def bin_path(venv: Path, name: str) -> Path:
+    if os.name == "nt":
+        return venv / "Scripts" / f"{name}.exe"
+    return venv / "bin" / name
+
+
+# Run by the installed package, away from the checkout: the templates, static files and
+# translations must come from the wheel, or the site does not work once installed.
+INSTALLED_PROBE = """
+import sys
+from pathlib import Path
+import django
+django.setup()
+import backgammon
+from django.contrib.staticfiles import finders
+from django.template.loader import get_template
+from django.utils import translation
+here = Path(backgammon.__file__).resolve()
+assert Path(sys.prefix).resolve() in here.parents, f"backgammon imported from {here}"
+get_template("matches/game_detail.html")
+get_template("moderation/suspended.html")
+assert finders.find("css/site.css"), "static/ missing from the wheel"
+with translation.override("es"):
+    assert translation.gettext("Spanish") != "Spanish", "locale/ missing from the wheel"
+print(f"dev.py: installed package at {here.parent} serves templates, static and locale")
+"""
+
+
+def check_wheel(python: Path, tmp: Path) -> None:
+    """Build the wheel, install it in a fresh venv, run check and migrate from there.
+
+    The editable install of the checkout hides what the wheel leaves out (a missing app
+    once went unnoticed), so this runs from a temporary directory with the installed
+    package only, on a new SQLite database.
+    """
+    dist, venv, site = tmp / "dist", tmp / "venv", tmp / "site"
+    site.mkdir()
+    run(
+        [
+            python,
+            "-m",
+            "pip",
+            "wheel",
+            ".",
+            "--quiet",
+            "--no-deps",
+            "-w",
+            dist,
+        ]
+    )
+    wheel = next(dist.glob("*.whl"))
+    run([sys.executable, "-m", "venv", venv])
+    vpython = bin_path(venv, "python")
+    run([vpython, "-m", "pip", "install", "--quiet", wheel], cwd=site)
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"sqlite:///{site / 'db.sqlite3'}"
+    env["DJANGO_SETTINGS_MODULE"] = "backgammon.settings"
+    manage = [vpython, "-m", "django"]  # django-admin with the installed settings
+    run([*manage, "check", "--fail-level", "WARNING"], cwd=site, env=env)
+    run([*manage, "migrate", "--noinput", "-v", "0"], cwd=site, env=env)
+    run([vpython, "-c", INSTALLED_PROBE], cwd=site, env=env)
+
+
+def cmd_check(args: list[str]) -> int:
+    """The guards CI runs before the tests; each one stops the run when it fails."""
+    python = setup()
+    steps: list[tuple[str, list[str | os.PathLike[str]]]] = [
+        ("ruff check", [bin_path(VENV, "ruff"), "check", "."]),
+        ("ruff format --check", [bin_path(VENV, "ruff"), "format", "--check", "."]),
+        ("mypy --strict gammon", [bin_path(VENV, "mypy"), "--strict", "gammon"]),
+        ("makemigrations --check", [python, "manage.py", "makemigrations", "--check", "--dry-run"]),
+    ]
+    for name, command in steps:
+        started = time.monotonic()
+        say(name)
+        run(command)
+        say(f"{name}: ok ({time.monotonic() - started:.1f} s)")
+    started = time.monotonic()
+    say("wheel installed in a fresh venv: check, migrate")
+    with tempfile.TemporaryDirectory(prefix="bg-wheel-") as tmp:
+        check_wheel(python, Path(tmp))
+    say(f"wheel: ok ({time.monotonic() - started:.1f} s)")
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check}
 
 
 def main(argv: list[str]) -> int:

@@ -36,6 +36,11 @@ from backgammon.env import (
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# templates/, static/ and locale/ sit beside the packages in a checkout; an installed
+# wheel carries them inside this package (pyproject.toml's package-dir), rather than as
+# directories named templates, static and locale at the top of site-packages.
+_PACKAGED = Path(__file__).resolve().parent
+ASSETS_DIR = _PACKAGED if (_PACKAGED / "templates").is_dir() else BASE_DIR
 
 # --- Environment -------------------------------------------------------------
 
@@ -104,7 +109,7 @@ ASGI_APPLICATION = "backgammon.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [ASSETS_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -325,7 +330,7 @@ body): `code` is stable, `detail` is in the user's language. A body must be JSON
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("ca", _("Catalan"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [ASSETS_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
@@ -334,7 +339,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [ASSETS_DIR / "static"]
 # In development (and tests) serve straight from the app and static/ directories.
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
