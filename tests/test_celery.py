@@ -63,6 +63,7 @@ def mute_redis() -> Iterator[str]:
     finally:
         stop.set()
         thread.join(5)
+        assert not thread.is_alive(), "the mute server did not stop"
         for conn in accepted:
             conn.close()
         server.close()
@@ -88,7 +89,8 @@ def test_handing_an_email_to_a_redis_that_never_answers_gives_up(mute_redis: str
         )
         call.start()
         call.join(60)
-        assert results == [False, False], "the hand-off did not give up"
+        assert not call.is_alive(), "the hand-off did not give up"
+        assert results == [False, False]
     finally:
         app.conf.broker_url = app.conf.broker_write_url = app.conf.broker_read_url = previous[0]
         app.conf.task_always_eager = previous[1]

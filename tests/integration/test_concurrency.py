@@ -55,6 +55,7 @@ def _run_together(*targets: Any) -> list[Any]:
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
+        assert not thread.is_alive(), "a thread did not finish"
     return results
 
 

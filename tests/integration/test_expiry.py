@@ -48,6 +48,7 @@ def test_two_concurrent_sweeps_expire_each_game_once() -> None:
         t.start()
     for t in threads:
         t.join(60)
+        assert not t.is_alive(), "a sweep did not finish"
     assert errors == []
     assert sum(results) == 12
     for game in games:

@@ -73,6 +73,7 @@ for attempt in range(ATTEMPTS):
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+        assert not thread.is_alive(), "a writer did not finish"
     moves = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.MOVE).count()
     results.append({"outcome": outcome, "moves": moves})
 print("RESULT " + json.dumps(results))

@@ -38,6 +38,7 @@ def run_together(tasks: list[Callable[[], None]]) -> list[BaseException]:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+        assert not thread.is_alive(), "a thread did not finish"
     return errors
 
 
