@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gammon import Position, legal_plays  # noqa: E402
-from gammon.moves import Play, _search  # noqa: E402
+from gammon import Play, Position, legal_plays  # noqa: E402
+from gammon.moves import _search  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "oracle.jsonl"
 

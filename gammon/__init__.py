@@ -1,21 +1,37 @@
 """The backgammon rules engine: pure Python, no Django, fully typed.
 
->>> from gammon import Position, legal_plays, parse_play
+Modules, each importing only those below it: ``errors``; ``position``;
+``moves`` (generation) and ``dice``; ``play`` (``Play``, notation,
+``legal_plays``); ``match`` and ``gnubg_ids``; ``mat`` and ``jsonio``.
+
+>>> from gammon import Play, Position, Roll, legal_plays
 >>> start = Position.start()
->>> play = parse_play(start, (6, 5), "24/13")
+>>> play = Play.from_text(start, Roll(6, 5), "24/13")
 >>> str(play)
 '24/13'
->>> play in legal_plays(start, (6, 5))
+>>> play in legal_plays(start, Roll(6, 5))
 True
 """
 
-from .dice import Dice, FixedDice, SystemDice, opening_roll
+from .dice import Dice, FixedDice, Roll, SystemDice, opening_roll
 from .errors import (
     AmbiguousPlayError,
     BearOffHigherError,
     BlockedPointError,
+    CannotDoubleError,
+    CrawfordDoubleError,
+    CubeError,
+    CubeLimitError,
+    DeadCubeError,
+    DiceExhaustedError,
+    GameNotOverError,
     IllegalPlayError,
+    InvalidDieError,
+    InvalidIdError,
     InvalidNotationError,
+    MatchLengthError,
+    MatchOptionError,
+    MatchOverError,
     MustEnterError,
     MustMoveError,
     MustPassError,
@@ -23,11 +39,11 @@ from .errors import (
     MustUseBothDiceError,
     NoSuchCheckerError,
     NotAllHomeError,
+    NotCubeOwnerError,
     RulesError,
     WrongDiceError,
 )
 from .gnubg_ids import (
-    InvalidIdError,
     MatchKey,
     match_id,
     match_key_from_id,
@@ -38,44 +54,42 @@ from .match import (
     DEFAULT_CUBE_LIMIT,
     MAX_MATCH_LENGTH,
     OFFERED_LENGTHS,
-    CannotDoubleError,
     Cube,
     MatchState,
     Outcome,
     Termination,
     classify_win,
 )
-from .moves import Play, Step, legal_plays
-from .notation import format_steps, parse_play
+from .play import PASS, Play, Step, format_steps, legal_plays, parse_play
 from .position import CHECKERS, Color, Position, Variant
 
 __all__ = [
-    "DEFAULT_CUBE_LIMIT",
-    "MAX_MATCH_LENGTH",
-    "OFFERED_LENGTHS",
-    "CannotDoubleError",
-    "Cube",
-    "Dice",
-    "FixedDice",
-    "InvalidIdError",
-    "MatchKey",
-    "MatchState",
-    "Outcome",
-    "SystemDice",
-    "Termination",
-    "classify_win",
-    "match_id",
-    "match_key_from_id",
-    "opening_roll",
-    "position_from_id",
-    "position_id",
     "AmbiguousPlayError",
     "BearOffHigherError",
     "BlockedPointError",
     "CHECKERS",
+    "CannotDoubleError",
     "Color",
+    "CrawfordDoubleError",
+    "Cube",
+    "CubeError",
+    "CubeLimitError",
+    "DEFAULT_CUBE_LIMIT",
+    "DeadCubeError",
+    "Dice",
+    "DiceExhaustedError",
+    "FixedDice",
+    "GameNotOverError",
     "IllegalPlayError",
+    "InvalidDieError",
+    "InvalidIdError",
     "InvalidNotationError",
+    "MAX_MATCH_LENGTH",
+    "MatchKey",
+    "MatchLengthError",
+    "MatchOptionError",
+    "MatchOverError",
+    "MatchState",
     "MustEnterError",
     "MustMoveError",
     "MustPassError",
@@ -83,13 +97,26 @@ __all__ = [
     "MustUseBothDiceError",
     "NoSuchCheckerError",
     "NotAllHomeError",
+    "NotCubeOwnerError",
+    "OFFERED_LENGTHS",
+    "Outcome",
+    "PASS",
     "Play",
     "Position",
+    "Roll",
     "RulesError",
     "Step",
+    "SystemDice",
+    "Termination",
     "Variant",
     "WrongDiceError",
+    "classify_win",
     "format_steps",
     "legal_plays",
+    "match_id",
+    "match_key_from_id",
+    "opening_roll",
     "parse_play",
+    "position_from_id",
+    "position_id",
 ]

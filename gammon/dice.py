@@ -22,29 +22,77 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from gammon.errors import RulesError
+from gammon.errors import DiceExhaustedError, InvalidDieError
 from gammon.position import Color
 
 __all__ = [
+    "Roll",
     "Dice",
     "SystemDice",
     "FixedDice",
-    "InvalidDieError",
-    "DiceExhaustedError",
     "opening_roll",
 ]
 
 
-class InvalidDieError(RulesError):
-    """A scripted die is not a whole number from 1 to 6."""
+class Roll(tuple[int, int]):
+    """Two dice as a value: the higher first, so ``Roll(3, 6) == Roll(6, 3) == (6, 3)``.
 
-    code = "invalid_die"
+    A ``Roll`` is a tuple, so it goes wherever the engine takes dice
+    (:func:`~gammon.play.legal_plays`, :meth:`~gammon.play.Play.from_text`).
+    ``str`` gives the usual short form, which :meth:`parse` reads back.
 
+    >>> roll = Roll(3, 6)
+    >>> roll, str(roll), roll.high, roll.low, roll.is_double
+    (Roll(6, 3), '63', 6, 3, False)
+    >>> Roll.parse("5-5").dice
+    (5, 5, 5, 5)
+    >>> Roll(7, 1)
+    Traceback (most recent call last):
+    ...
+    gammon.errors.InvalidDieError: a die shows 1 to 6, not 7
+    """
 
-class DiceExhaustedError(RulesError):
-    """:class:`FixedDice` was asked for more dice than its script holds."""
+    __slots__ = ()
 
-    code = "dice_exhausted"
+    def __new__(cls, first: int, second: int) -> Roll:
+        for die in (first, second):
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise InvalidDieError(f"a die shows 1 to 6, not {die!r}")
+        return super().__new__(cls, (max(first, second), min(first, second)))
+
+    def __getnewargs__(self) -> tuple[int, int]:
+        return (self[0], self[1])
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """``"63"``, ``"6-3"``, ``"6 3"`` or ``"3,6"``: two digits from 1 to 6."""
+        digits = [c for c in text.strip() if c not in " -,/"]
+        if len(digits) != 2 or not all(c in "123456" for c in digits):
+            raise InvalidDieError(f"a roll is two dice from 1 to 6, such as 63, not {text!r}")
+        return cls(int(digits[0]), int(digits[1]))
+
+    @property
+    def high(self) -> int:
+        return self[0]
+
+    @property
+    def low(self) -> int:
+        return self[1]
+
+    @property
+    def is_double(self) -> bool:
+        return self[0] == self[1]
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice to play: four of one number for a double, else the two."""
+        return (self[0],) * 4 if self.is_double else (self[0], self[1])
+
+    def __str__(self) -> str:
+        return f"{self[0]}{self[1]}"
+
+    def __repr__(self) -> str:
+        return f"Roll({self[0]}, {self[1]})"
 
 
 @runtime_checkable
@@ -97,11 +145,11 @@ class FixedDice:
     >>> dice.roll_one()
     Traceback (most recent call last):
     ...
-    gammon.dice.DiceExhaustedError: scripted dice exhausted after 2 dice
+    gammon.errors.DiceExhaustedError: scripted dice exhausted after 2 dice
     >>> FixedDice([7])
     Traceback (most recent call last):
     ...
-    gammon.dice.InvalidDieError: a die shows 1 to 6, not 7
+    gammon.errors.InvalidDieError: a die shows 1 to 6, not 7
     """
 
     __slots__ = ("_script", "_used")

@@ -28,6 +28,19 @@ __all__ = [
     "MustMoveError",
     "MustPassError",
     "AmbiguousPlayError",
+    "InvalidDieError",
+    "DiceExhaustedError",
+    "InvalidIdError",
+    "MatchLengthError",
+    "MatchOptionError",
+    "CubeError",
+    "CannotDoubleError",
+    "CrawfordDoubleError",
+    "DeadCubeError",
+    "NotCubeOwnerError",
+    "CubeLimitError",
+    "GameNotOverError",
+    "MatchOverError",
 ]
 
 
@@ -103,3 +116,90 @@ class MustPassError(IllegalPlayError):
 
 class AmbiguousPlayError(IllegalPlayError):
     code = "ambiguous_play"
+
+
+# Dice ----------------------------------------------------------------------
+
+
+class InvalidDieError(RulesError):
+    """A scripted die is not a whole number from 1 to 6."""
+
+    code = "invalid_die"
+
+
+class DiceExhaustedError(RulesError):
+    """:class:`FixedDice` was asked for more dice than its script holds."""
+
+    code = "dice_exhausted"
+
+
+# gnubg IDs -----------------------------------------------------------------
+
+
+class InvalidIdError(RulesError):
+    """A Position ID or Match ID that gnubg would not print."""
+
+    code = "invalid_id"
+
+
+# Cube and match ------------------------------------------------------------
+
+
+class MatchLengthError(RulesError):
+    """A match is 1 to 25 points long, or 0 for a money session."""
+
+    code = "match_length"
+
+
+class MatchOptionError(RulesError):
+    """An option that does not fit the match (Jacoby outside money play, say)."""
+
+    code = "match_option"
+
+
+class CubeError(RulesError):
+    """A cube value, owner or limit that cannot occur."""
+
+    code = "cube_invalid"
+
+
+class CannotDoubleError(RulesError):
+    """The player may not double now; the subclass (and ``code``) says why."""
+
+    code = "cannot_double"
+
+
+class CrawfordDoubleError(CannotDoubleError):
+    """Nobody may double in the Crawford game."""
+
+    code = "crawford"
+
+
+class DeadCubeError(CannotDoubleError):
+    """Winning at the present cube value already wins the doubler the match."""
+
+    code = "cube_dead"
+
+
+class NotCubeOwnerError(CannotDoubleError):
+    """Only the cube's owner may redouble; either side may double a centred cube."""
+
+    code = "not_cube_owner"
+
+
+class CubeLimitError(CannotDoubleError):
+    """Doubling would take the cube past its limit."""
+
+    code = "cube_limit"
+
+
+class GameNotOverError(RulesError):
+    """A result was asked of a position in which both sides still have checkers."""
+
+    code = "game_not_over"
+
+
+class MatchOverError(RulesError):
+    """The match (or session) has already ended."""
+
+    code = "match_over"

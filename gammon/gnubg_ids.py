@@ -38,11 +38,10 @@ import enum
 import re
 from dataclasses import dataclass
 
-from gammon.errors import RulesError
+from gammon.errors import InvalidIdError
 from gammon.position import Color, Position
 
 __all__ = [
-    "InvalidIdError",
     "GameState",
     "MatchKey",
     "position_id",
@@ -57,12 +56,6 @@ MAX_SCORE = 64
 
 _POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
 _MATCH_ID = re.compile(r"[A-Za-z0-9+/]{12}")
-
-
-class InvalidIdError(RulesError):
-    """A Position ID or Match ID that gnubg would not print."""
-
-    code = "invalid_id"
 
 
 # Position ID ------------------------------------------------------------
@@ -108,7 +101,7 @@ def position_from_id(pid: str, turn: Color = Color.WHITE, *, checkers: int = 15)
     >>> position_from_id('4HPwATDgc/AB')
     Traceback (most recent call last):
     ...
-    gammon.gnubg_ids.InvalidIdError: a Position ID is 14 base64 characters: '4HPwATDgc/AB'
+    gammon.errors.InvalidIdError: a Position ID is 14 base64 characters: '4HPwATDgc/AB'
     """
     if not isinstance(pid, str) or not _POSITION_ID.fullmatch(pid):
         raise InvalidIdError(f"a Position ID is 14 base64 characters: {pid!r}")
@@ -202,7 +195,7 @@ class MatchKey:
     >>> MatchKey(cube_value=3)
     Traceback (most recent call last):
     ...
-    gammon.gnubg_ids.InvalidIdError: the cube shows a power of two up to 32768, not 3
+    gammon.errors.InvalidIdError: the cube shows a power of two up to 32768, not 3
     """
 
     cube_value: int = 1
@@ -278,7 +271,7 @@ def match_key_from_id(mid: str) -> MatchKey:
     >>> match_key_from_id('cAkAAAAAAAA')
     Traceback (most recent call last):
     ...
-    gammon.gnubg_ids.InvalidIdError: a Match ID is 12 base64 characters: 'cAkAAAAAAAA'
+    gammon.errors.InvalidIdError: a Match ID is 12 base64 characters: 'cAkAAAAAAAA'
     """
     if not isinstance(mid, str) or not _MATCH_ID.fullmatch(mid):
         raise InvalidIdError(f"a Match ID is 12 base64 characters: {mid!r}")

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .moves import legal_plays
+from .play import legal_plays
 from .position import Position
 
 __all__ = ["position_from_json", "position_to_json", "answer", "answer_lines"]

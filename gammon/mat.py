@@ -93,7 +93,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .moves import Step
+from .play import Step
 from .position import Color, Variant
 
 __all__ = [

@@ -23,23 +23,25 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from gammon.errors import RulesError
+from gammon.errors import (
+    CannotDoubleError,
+    CrawfordDoubleError,
+    CubeError,
+    CubeLimitError,
+    DeadCubeError,
+    GameNotOverError,
+    MatchLengthError,
+    MatchOptionError,
+    MatchOverError,
+    NotCubeOwnerError,
+    RulesError,
+)
 from gammon.position import Color, Position
 
 __all__ = [
     "MAX_MATCH_LENGTH",
     "OFFERED_LENGTHS",
     "DEFAULT_CUBE_LIMIT",
-    "MatchLengthError",
-    "MatchOptionError",
-    "CubeError",
-    "CannotDoubleError",
-    "CrawfordDoubleError",
-    "DeadCubeError",
-    "NotCubeOwnerError",
-    "CubeLimitError",
-    "GameNotOverError",
-    "MatchOverError",
     "Termination",
     "Outcome",
     "Cube",
@@ -55,68 +57,15 @@ OFFERED_LENGTHS: tuple[int, ...] = tuple(range(1, 22, 2))
 DEFAULT_CUBE_LIMIT = 64
 
 
-class MatchLengthError(RulesError):
-    """A match is 1 to 25 points long, or 0 for a money session."""
+class Termination(enum.StrEnum):
+    """How a game, or the match, ended: the one definition (the site stores ``value``).
 
-    code = "match_length"
+    A ``StrEnum``, so a member equals its stored text: the web layer's model
+    field takes its choices from this enum and compares with it directly.
 
-
-class MatchOptionError(RulesError):
-    """An option that does not fit the match (Jacoby outside money play, say)."""
-
-    code = "match_option"
-
-
-class CubeError(RulesError):
-    """A cube value, owner or limit that cannot occur."""
-
-    code = "cube_invalid"
-
-
-class CannotDoubleError(RulesError):
-    """The player may not double now; the subclass (and ``code``) says why."""
-
-    code = "cannot_double"
-
-
-class CrawfordDoubleError(CannotDoubleError):
-    """Nobody may double in the Crawford game."""
-
-    code = "crawford"
-
-
-class DeadCubeError(CannotDoubleError):
-    """Winning at the present cube value already wins the doubler the match."""
-
-    code = "cube_dead"
-
-
-class NotCubeOwnerError(CannotDoubleError):
-    """Only the cube's owner may redouble; either side may double a centred cube."""
-
-    code = "not_cube_owner"
-
-
-class CubeLimitError(CannotDoubleError):
-    """Doubling would take the cube past its limit."""
-
-    code = "cube_limit"
-
-
-class GameNotOverError(RulesError):
-    """A result was asked of a position in which both sides still have checkers."""
-
-    code = "game_not_over"
-
-
-class MatchOverError(RulesError):
-    """The match (or session) has already ended."""
-
-    code = "match_over"
-
-
-class Termination(enum.Enum):
-    """How a game, or the match, ended."""
+    >>> Termination.GAMMON == "gammon", Termination("timeout")
+    (True, <Termination.TIMEOUT: 'timeout'>)
+    """
 
     SINGLE = "single"
     GAMMON = "gammon"
@@ -128,6 +77,9 @@ class Termination(enum.Enum):
     DRAW = "draw"
     #: A moderator awarded the match (or, in a money session, the game) to one player.
     ADJUDICATED = "adjudicated"
+    #: Stopped with no result and no score (a moderator's decision, never the rules');
+    #: no :class:`Outcome` has it.
+    CANCELLED = "cancelled"
 
 
 #: Cube multiples of the three ways of winning by bearing off.
@@ -176,11 +128,11 @@ class Cube:
     >>> Cube(2, Color.WHITE).doubled(Color.BLACK)
     Traceback (most recent call last):
     ...
-    gammon.match.NotCubeOwnerError: only the cube's owner (WHITE) may redouble
+    gammon.errors.NotCubeOwnerError: only the cube's owner (WHITE) may redouble
     >>> Cube(64, Color.BLACK).check_double(Color.BLACK)
     Traceback (most recent call last):
     ...
-    gammon.match.CubeLimitError: the cube cannot go past 64
+    gammon.errors.CubeLimitError: the cube cannot go past 64
     """
 
     value: int = 1
@@ -272,11 +224,11 @@ class MatchState:
     >>> MatchState(length=26)
     Traceback (most recent call last):
     ...
-    gammon.match.MatchLengthError: a match is 1 to 25 points long (0 for money), not 26
+    gammon.errors.MatchLengthError: a match is 1 to 25 points long (0 for money), not 26
     >>> MatchState(length=5, jacoby=True)
     Traceback (most recent call last):
     ...
-    gammon.match.MatchOptionError: Jacoby and automatic doubles are money options
+    gammon.errors.MatchOptionError: Jacoby and automatic doubles are money options
     """
 
     length: int = 0
@@ -341,7 +293,7 @@ class MatchState:
         >>> m.check_double(Color.WHITE)
         Traceback (most recent call last):
         ...
-        gammon.match.DeadCubeError: WHITE wins the match by winning at the cube's 2
+        gammon.errors.DeadCubeError: WHITE wins the match by winning at the cube's 2
         """
         if self.is_over:
             raise MatchOverError("the match is over")

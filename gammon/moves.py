@@ -11,130 +11,38 @@ Internally a board is a list of 26 ints seen from the player on roll:
 bar and ``b[0]`` the opponent's bar. Steps are applied and undone in place, and
 an intermediate position already searched with the same dice left is never
 searched again, so doubles cost little more than other rolls.
+
+This module only generates: :mod:`gammon.play` holds ``Play``, ``Step``, the
+notation and ``legal_plays``, and imports this one (never the other way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .position import Position
 
-__all__ = ["Step", "Play", "legal_plays", "PASS_WORDS"]
+__all__ = ["BAR", "OFF", "Generated", "generate", "played"]
 
+#: Where a step starts from the bar, and where it ends when bearing off.
 BAR = 25
 OFF = 0
 
-PASS_WORDS = ("pass", "paso", "passo")
+#: One play as found: the board key it reaches (``None``: not built yet, see
+#: :func:`played`) and its steps as flat ``(source, dest, hit)`` triples.
+Generated = tuple[tuple[int, ...] | None, tuple[int, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One checker moved by one die: ``source`` 25 is the bar, ``dest`` 0 is off.
+def generate(position: Position, dice: Sequence[int]) -> list[Generated]:
+    """Every legal play for ``dice`` as raw steps; no legal play gives ``[]``.
 
-    >>> Step(25, 22, True)
-    Step(25, 22, True)
-    """
+    Plays reaching the same position appear once. :func:`gammon.play.legal_plays`
+    wraps each into a :class:`~gammon.play.Play`; this module knows nothing of
+    plays or notation, so the arrows go one way (``play`` -> ``moves`` -> ``position``).
 
-    source: int
-    dest: int
-    hit: bool = False
-
-    def __repr__(self) -> str:
-        return f"Step({self.source}, {self.dest}, {self.hit})"
-
-
-class Play:
-    """A complete use of a roll: its steps and the position it reaches.
-
-    ``position`` is the board after the steps, still seen from the player who
-    moved (the turn has not passed yet); :meth:`next_position` passes it.
-    Two plays are equal when they start from the same board and reach the same
-    one. The position and the steps are built only when asked for: a caller
-    that looks at a few of forty plays pays for those few.
-
-    >>> plays = legal_plays(Position.start(), (3, 1))
-    >>> [p for p in plays if str(p) == "8/5 6/5"]
-    [Play('8/5 6/5')]
-    >>> plays[0].position.pip_count()
-    (163, 167)
-    """
-
-    __slots__ = ("origin", "_key", "_path", "_position", "_text")
-
-    def __init__(
-        self, origin: Position, key: tuple[int, ...] | None, path: tuple[int, ...]
-    ) -> None:
-        self.origin = origin
-        self._key = key
-        self._path = path
-        self._position: Position | None = None
-        self._text: str | None = None
-
-    @classmethod
-    def passing(cls, origin: Position) -> Play:
-        """The empty play of a turn with no legal move."""
-        return cls(origin, (), ())
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        path = self._path
-        return tuple(Step(path[i], path[i + 1], bool(path[i + 2])) for i in range(0, len(path), 3))
-
-    @property
-    def position(self) -> Position:
-        if self._position is None:
-            key = self._key
-            if key is None:
-                key = self._key = _played(self.origin, self._path)
-            if not key:
-                self._position = self.origin
-            else:
-                origin = self.origin
-                self._position = Position._unchecked(
-                    key[1:25], (key[25], key[0]), (key[26], origin.off[1]), origin.turn
-                )
-        return self._position
-
-    @property
-    def is_pass(self) -> bool:
-        return not self._path
-
-    @property
-    def hits(self) -> int:
-        return sum(self._path[2::3])
-
-    def next_position(self) -> Position:
-        """The position after this play, with the opponent on roll."""
-        return self.position.mirror()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self.position == other.position and self.origin == other.origin
-
-    def __hash__(self) -> int:
-        return hash((self.position, self.origin))
-
-    def __str__(self) -> str:
-        if self._text is None:
-            from .notation import format_steps
-
-            self._text = format_steps(self.origin, self.steps)
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Play({str(self)!r})"
-
-
-def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
-    """Every legal play for ``dice``; a position with no legal play gives ``[]``.
-
-    Plays reaching the same position appear once.
-
-    >>> len(legal_plays(Position.start(), (3, 1)))
+    >>> len(generate(Position.start(), (3, 1)))
     16
-    >>> len(legal_plays(Position.start(), (6, 6)))
+    >>> len(generate(Position.start(), (6, 6)))
     11
     """
     if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
@@ -143,7 +51,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     points = position.points
     board = [position.bar[1], *points, position.bar[0], position.off[0]]
     if d1 != d2 and board[25]:
-        return [Play(position, key, path) for key, path in _from_bar(board, d1, d2).items()]
+        return list(_from_bar(board, d1, d2).items())
     if d1 != d2:
         outside = 0
         for n in points[6:]:
@@ -151,14 +59,14 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
                 outside += n
         if outside >= 2:
             found = _two_checkers(board, d1, d2)
-            return [Play(position, key, path) for key, path in found.items()]
+            return list(found.items())
     if d1 == d2:
-        return [Play(position, key, path) for key, path in _doubles(board, d1)]
+        return _doubles(board, d1)
     found = {}
     best = [0, 0]
     _search(board, (d1, d2), 0, 24, 0, [], found, best, set())
     _search(board, (d2, d1), 0, 24, 0, [], found, best, set())
-    return [Play(position, key, path) for key, path in found.items()]
+    return list(found.items())
 
 
 _Found = dict[tuple[int, ...], tuple[int, ...]]
@@ -386,7 +294,7 @@ def _four_steps(b: list[int], d: int, sources: list[int]) -> list[tuple[int, ...
     return plays
 
 
-def _played(origin: Position, path: tuple[int, ...]) -> tuple[int, ...]:
+def played(origin: Position, path: tuple[int, ...]) -> tuple[int, ...]:
     """The board key that ``path`` (source, dest, hit triples) reaches from ``origin``."""
     b = [origin.bar[1], *origin.points, origin.bar[0], origin.off[0]]
     for i in range(0, len(path), 3):

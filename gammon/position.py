@@ -132,6 +132,13 @@ class Position:
         position.validate(checkers)
         return position
 
+    def __repr__(self) -> str:
+        """Code that builds this position again (``eval(repr(p)) == p``), as python-chess does."""
+        return (
+            f"Position({self.points!r}, bar={self.bar!r}, off={self.off!r}, "
+            f"turn=Color.{self.turn.name})"
+        )
+
     def validate(self, checkers: int = 15) -> None:
         """Raise ``ValueError`` unless every checker of each side is accounted for."""
         mine = sum(n for n in self.points if n > 0) + self.bar[0] + self.off[0]

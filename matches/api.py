@@ -30,7 +30,7 @@ from rest_framework.serializers import Serializer
 from accounts.models import User
 from backgammon.api.errors import ErrorSerializer
 from backgammon.api.views import APIView
-from gammon import Color, InvalidIdError, MatchKey, Position, match_id, position_id
+from gammon import Color, InvalidIdError, MatchKey, Position, Termination, match_id, position_id
 from gammon.gnubg_ids import GameState
 
 from . import selectors, services
@@ -109,9 +109,9 @@ def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | No
     on_roll = turn.other if game.state == Game.State.DOUBLED else turn
     if not game.is_finished:
         game_state = GameState.PLAYING
-    elif game.termination == Game.Termination.RESIGN:
+    elif game.termination == Termination.RESIGN:
         game_state = GameState.RESIGNED
-    elif game.termination == Game.Termination.DROP:
+    elif game.termination == Termination.DROP:
         game_state = GameState.DROPPED
     else:
         game_state = GameState.OVER

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
+from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS, PASS
 
 from .models import VariantChoice
 
@@ -117,6 +119,26 @@ class ChallengeForm(forms.Form):
             ) from None
 
 
+def pass_words() -> frozenset[str]:
+    """The word for "pass" in each of the site's languages (``paso``, ``passo``), lower case.
+
+    The engine reads only its canonical ``pass``; localising it is this layer's job. The
+    words are the translations of the same msgid the game record shows (``_("pass")``), so
+    what a player reads is what they may type, and any language's word is accepted.
+    """
+    words = {PASS}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words.add(gettext("pass").lower())
+    return frozenset(words)
+
+
+def canonical_play_text(text: str) -> str:
+    """``text`` for the engine: a localised word for pass becomes ``pass``, the rest is kept."""
+    cleaned = text.strip()
+    return PASS if cleaned.lower() in pass_words() else cleaned
+
+
 class GameActionForm(forms.Form):
     """Every form of the game page: which action, the ply the player saw, and the move."""
 
@@ -150,6 +172,8 @@ class GameActionForm(forms.Form):
         action = data.get("action")
         if action == "move" and not (data.get("play") or "").strip():
             self.add_error("play", _("Write your move, for example 24/18 13/11."))
+        elif action == "move":
+            data["play"] = canonical_play_text(data["play"])
         if action == "resign_match" and not data.get("confirm"):
             self.add_error("confirm", _("Tick the box to confirm that you resign the match."))
         if action in ("take", "drop") and not data.get("confirm"):

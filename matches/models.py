@@ -16,9 +16,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from gammon import Color, Position, Variant
+from gammon import Color, Position, Termination, Variant
 
 from .bulk import execute_deferred, save_with_rows
 
@@ -179,23 +180,28 @@ class Match(MatchOptions):
         return self.games.order_by("-number").first()
 
 
+#: Labels of the engine's :class:`gammon.Termination`, the one definition of how a game
+#: ends; the stored value is the enum's, so ``game.termination == Termination.TIMEOUT``.
+TERMINATION_LABELS: dict[Termination, Promise] = {
+    Termination.SINGLE: _("Single game"),
+    Termination.GAMMON: _("Gammon"),
+    Termination.BACKGAMMON: _("Backgammon"),
+    Termination.DROP: _("Double dropped"),
+    Termination.RESIGN: _("Resignation"),
+    Termination.TIMEOUT: _("Time-out"),
+    Termination.DRAW: _("Draw"),
+    Termination.ADJUDICATED: _("Adjudicated"),
+    Termination.CANCELLED: _("Cancelled"),
+}
+TERMINATION_CHOICES = [(t.value, TERMINATION_LABELS[t]) for t in Termination]
+
+
 class Game(models.Model):
     class State(models.TextChoices):
         ROLLING = "rolling", _("To roll or double")
         MOVING = "moving", _("To move")
         DOUBLED = "doubled", _("Answering a double")
         FINISHED = "finished", _("Finished")
-
-    class Termination(models.TextChoices):
-        SINGLE = "single", _("Single game")
-        GAMMON = "gammon", _("Gammon")
-        BACKGAMMON = "backgammon", _("Backgammon")
-        DROP = "drop", _("Double dropped")
-        RESIGN = "resign", _("Resignation")
-        TIMEOUT = "timeout", _("Time-out")
-        DRAW = "draw", _("Draw")
-        ADJUDICATED = "adjudicated", _("Adjudicated")
-        CANCELLED = "cancelled", _("Cancelled")
 
     # No index of its own: ``game_unique_number`` (match, number) serves it, and every
     # move's UPDATE (deadline_at is indexed, so it is never a HOT update) writes one less.
@@ -213,7 +219,7 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     deadline_at = models.DateTimeField(null=True, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    termination = models.CharField(max_length=12, choices=Termination.choices, blank=True)
+    termination = models.CharField(max_length=12, choices=TERMINATION_CHOICES, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField()
     updated_at = models.DateTimeField()

@@ -22,6 +22,7 @@ from gammon import (
     Color,
     Cube,
     Dice,
+    MatchLengthError,
     MatchState,
     Outcome,
     Position,
@@ -33,7 +34,6 @@ from gammon import (
     opening_roll,
     parse_play,
 )
-from gammon.match import MatchLengthError
 
 from . import timecontrol
 from .bulk import rows_insert, rows_update
@@ -858,7 +858,7 @@ def match_adjudicate(
         _append(game, GameEvent.Kind.ADJUDICATE, now, notation="cancel")
         game.state = Game.State.FINISHED
         game.winner = None
-        game.termination = Game.Termination.CANCELLED
+        game.termination = Termination.CANCELLED
         game.points = 0
         game.finished_at = now
         game.deadline_at = None
@@ -866,7 +866,7 @@ def match_adjudicate(
         _save(game, now)
         match.status = Match.Status.FINISHED
         match.result = Match.Result.CANCELLED
-        match.termination = Game.Termination.CANCELLED
+        match.termination = Termination.CANCELLED
         match.finished_at = now
         match.draw_offered_by = None
         match.save()

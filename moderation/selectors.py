@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from gammon import Termination
 from matches.errors import Forbidden, NotFound
 from matches.models import Game, GameMessage, Match
 
@@ -170,9 +171,7 @@ def players_with_recent_timeouts(
     Reads only the time-outs of the window (partial index ``game_timeout_finished``).
     """
     rows = list(
-        Game.objects.filter(
-            termination=Game.Termination.TIMEOUT, finished_at__gte=now - TIMEOUT_WINDOW
-        )
+        Game.objects.filter(termination=Termination.TIMEOUT, finished_at__gte=now - TIMEOUT_WINDOW)
         .annotate(loser=timeout_loser())
         .values("loser")
         .annotate(n=Count("id"))
@@ -202,7 +201,7 @@ def player_record(user: User, *, limit: int = 20) -> PlayerRecord:
     games = Game.objects.filter(
         Q(match__white=user) | Q(match__black=user), state=Game.State.FINISHED
     )
-    timeouts = games.filter(termination=Game.Termination.TIMEOUT).filter(
+    timeouts = games.filter(termination=Termination.TIMEOUT).filter(
         Q(turn=0, match__white=user) | Q(turn=1, match__black=user)
     )
     return PlayerRecord(

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from gammon import Termination
 from matches.bulk import Statement, execute_together, rows_insert, rows_update
 from matches.models import Game, Match
 
@@ -30,15 +31,8 @@ ACTIVITY_RESOLUTION = timedelta(hours=1)
 COLORS = ("white", "black")
 GAME_RESULTS = ("white", "black", "draw")
 #: Game ends counted in the statistics; ``cancelled`` games are not.
-GAME_TERMINATIONS = (
-    "single",
-    "gammon",
-    "backgammon",
-    "drop",
-    "resign",
-    "timeout",
-    "draw",
-    "adjudicated",
+GAME_TERMINATIONS: tuple[str, ...] = tuple(
+    t.value for t in Termination if t is not Termination.CANCELLED
 )
 
 

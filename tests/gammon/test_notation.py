@@ -79,11 +79,19 @@ def test_naming_the_point_decides_whether_a_checker_hits_on_the_way() -> None:
     assert str(hit) == "24/18*/13"
 
 
-def test_pass_is_read_in_every_language_when_nothing_can_move() -> None:
+def test_pass_is_read_in_any_case_when_nothing_can_move() -> None:
     closed = board({25: 1, 13: 14}, {19: 3, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 2})
-    for word in ("pass", "PASO", "passo"):
+    for word in ("pass", "PASS", " Pass "):
         play = parse_play(closed, (6, 5), word)
         assert play.is_pass and str(play) == "pass"
+
+
+def test_the_engine_reads_only_the_english_word_for_pass() -> None:
+    """Localising "pass" is the web layer's job (matches.forms.canonical_play_text)."""
+    closed = board({25: 1, 13: 14}, {19: 3, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 2})
+    for word in ("paso", "passo"):
+        with pytest.raises(InvalidNotationError):
+            parse_play(closed, (6, 5), word)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 import pytest
 
 from accounts.models import User
+from gammon import Termination
 from matches import clock, services, timecontrol
 from matches.errors import InvalidAction
 from matches.models import Challenge, Game, GameEvent, Match, Notification, Vacation
@@ -83,7 +84,7 @@ def test_running_out_of_time_loses_the_match(monkeypatch, player: User, opponent
     assert services.game_time_out(game_id=game.pk, now=NOW + DAY) is None
     game = services.game_time_out(game_id=game.pk, now=NOW + 2 * DAY)
     assert game is not None
-    assert game.termination == Game.Termination.TIMEOUT
+    assert game.termination == Termination.TIMEOUT
     assert game.winner == 0
     assert list(game.events.values_list("kind", flat=True))[-2:] == [
         GameEvent.Kind.TIMEOUT,

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import User
 from gammon import Color, FixedDice, Position
 from matches import services
+from matches.forms import GameActionForm
 from matches.models import Challenge, Game, GameEvent, Match
 
 pytestmark = pytest.mark.django_db
@@ -504,3 +506,30 @@ def test_the_svg_alone_marks_the_last_move(game: Game) -> None:
     assert post_action(client_for(white), game, "move", play="8/5 6/5").status_code == 302
     svg = client_for(white).get(reverse("game_board_svg", args=[game.pk])).content.decode()
     assert last_move_marks(svg) == {"8": "from", "6": "from", "5": "to"}
+
+
+@pytest.mark.parametrize(("language", "word"), [("es", "paso"), ("ca", "PASSO"), ("en", "pass")])
+def test_a_player_may_type_pass_in_their_language(game: Game, language: str, word: str) -> None:
+    """The engine reads only "pass"; the form turns the player's own word into it.
+
+    With a legal 3-1 to play, passing is refused for that reason (the word was read as
+    pass), not as text that is not a move, and the game does not change.
+    """
+    white, _ = white_and_black(game)
+    white.language = language
+    white.save()
+    ply = game.ply
+    response = post_action(client_for(white), game, "move", play=word)
+    page = response.content.decode()
+    with translation.override(language):
+        assert gettext("You have a legal move, so you cannot pass.") in page
+        assert gettext("That is not a move. Write it like 24/18 13/11, or pass.") not in page
+    game.refresh_from_db()
+    assert game.ply == ply and game.state == Game.State.MOVING
+
+
+def test_the_move_form_gives_the_engine_the_canonical_word_for_pass(db: None) -> None:
+    for word, canonical in (("paso", "pass"), (" Passo ", "pass"), ("24/18 13/11", "24/18 13/11")):
+        form = GameActionForm(data={"action": "move", "ply": 3, "play": word})
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["play"] == canonical

@@ -1,15 +1,30 @@
-"""Standard backgammon notation, read leniently and written as GNU Backgammon writes it.
+"""Plays and their notation: :class:`Step`, :class:`Play`, :func:`legal_plays`,
+and standard backgammon notation read leniently and written as GNU Backgammon
+writes it.
 
-Reading is built on :func:`~gammon.moves.legal_plays`: the text is
-turned into the checkers it moves, and the one legal play that moves them is
-the answer. The rules therefore live in one place; this module only explains,
-when nothing matches, which rule the text breaks.
+A ``Play`` and its canonical text live here together, as python-chess keeps
+``Move`` beside ``uci()``. Reading text is built on move generation
+(:func:`gammon.moves.generate`): the text is turned into the checkers it moves,
+and the one legal play that moves them is the answer. The rules therefore live
+in one place; this module only explains, when nothing matches, which rule the
+text breaks. Imports go one way: ``play`` -> ``moves`` -> ``position``.
+
+The one word for an empty play is ``pass``; localising it is the web layer's job.
+
+>>> from gammon import Color  # a repr names the colour on roll
+>>> start = Position.start()
+>>> play = Play.from_text(start, (6, 5), "24/13")
+>>> play == Play.from_steps(start, [Step(24, 18), Step(18, 13)])
+True
+>>> eval(repr(play)) == play
+True
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .errors import (
     AmbiguousPlayError,
@@ -26,10 +41,203 @@ from .errors import (
     NotAllHomeError,
     WrongDiceError,
 )
-from .moves import BAR, OFF, PASS_WORDS, Play, Step, legal_plays
+from .moves import BAR, OFF, generate, played
 from .position import Position
 
-__all__ = ["format_steps", "parse_play", "format_point"]
+__all__ = [
+    "PASS",
+    "Step",
+    "Play",
+    "legal_plays",
+    "format_steps",
+    "format_point",
+    "parse_play",
+]
+
+#: The canonical text of the empty play (a turn with no legal move).
+PASS = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die: ``source`` 25 is the bar, ``dest`` 0 is off.
+
+    >>> Step(25, 22, True)
+    Step(25, 22, True)
+    """
+
+    source: int
+    dest: int
+    hit: bool = False
+
+    def __repr__(self) -> str:
+        return f"Step({self.source}, {self.dest}, {self.hit})"
+
+
+class Play:
+    """A complete use of a roll: its steps and the position it reaches.
+
+    ``position`` is the board after the steps, still seen from the player who
+    moved (the turn has not passed yet); :meth:`next_position` passes it.
+    Two plays are equal when they start from the same board and reach the same
+    one. The position and the steps are built only when asked for: a caller
+    that looks at a few of forty plays pays for those few.
+
+    >>> plays = legal_plays(Position.start(), (3, 1))
+    >>> "8/5 6/5" in [str(p) for p in plays]
+    True
+    >>> plays[0].position.pip_count()
+    (163, 167)
+    """
+
+    __slots__ = ("origin", "_key", "_path", "_position", "_text")
+
+    def __init__(
+        self, origin: Position, key: tuple[int, ...] | None, path: tuple[int, ...]
+    ) -> None:
+        """Internal: the move generator's raw result. Build plays with :meth:`from_steps`,
+        :meth:`from_text`, :meth:`passing` or :func:`legal_plays`."""
+        self.origin = origin
+        self._key = key
+        self._path = path
+        self._position: Position | None = None
+        self._text: str | None = None
+
+    @classmethod
+    def passing(cls, origin: Position) -> Play:
+        """The empty play of a turn with no legal move.
+
+        >>> str(Play.passing(Position.start()))
+        'pass'
+        """
+        return cls(origin, (), ())
+
+    @classmethod
+    def from_steps(cls, origin: Position, steps: Iterable[Step]) -> Play:
+        """The play that makes ``steps`` from ``origin``, in order (the mover's view).
+
+        Each step must move a checker of the player on roll forward onto a point
+        the opponent does not hold; whether it hits is read off the board, so a
+        step's ``hit`` flag need not be given. This checks the board, not the
+        dice: whether the play is legal for a roll is :func:`legal_plays`'s
+        question (or use :meth:`from_text`, which answers it).
+
+        >>> start = Position.start()
+        >>> str(Play.from_steps(start, [Step(8, 5), Step(6, 5)]))
+        '8/5 6/5'
+        >>> Play.from_steps(start, [Step(12, 10)])
+        Traceback (most recent call last):
+        ...
+        gammon.errors.NoSuchCheckerError: You have no checker on point 12 to move.
+        """
+        board = [origin.bar[1], *origin.points, origin.bar[0], origin.off[0]]
+        path: list[int] = []
+        for step in steps:
+            source, dest = step.source, step.dest
+            if not (1 <= source <= BAR and OFF <= dest < source):
+                raise InvalidNotationError(
+                    f"A step goes forward from a point (or the bar) to a lower one, not {step!r}.",
+                    token=f"{source}/{dest}",
+                )
+            if board[source] <= 0:
+                if source == BAR:
+                    raise NoSuchCheckerError("You have no checker on the bar.", point=source)
+                raise NoSuchCheckerError(
+                    f"You have no checker on point {source} to move.", point=source
+                )
+            hit = dest != OFF and board[dest] == -1
+            if dest != OFF and board[dest] < -1:
+                raise BlockedPointError(
+                    f"Point {dest} is blocked: your opponent holds it.", point=dest
+                )
+            board[source] -= 1
+            if dest == OFF:
+                board[26] += 1
+            elif hit:
+                board[dest] = 1
+                board[0] += 1
+            else:
+                board[dest] += 1
+            path += (source, dest, hit)
+        return cls(origin, tuple(board) if path else (), tuple(path))
+
+    @classmethod
+    def from_text(cls, origin: Position, dice: Sequence[int], text: str) -> Play:
+        """The one legal play that ``text`` describes for ``dice``: :func:`parse_play`.
+
+        >>> str(Play.from_text(Position.start(), (3, 1), "6/5 8/5"))
+        '8/5 6/5'
+        """
+        return parse_play(origin, dice, text)
+
+    def text(self) -> str:
+        """The canonical notation, exactly as gnubg writes it (also ``str(play)``)."""
+        return str(self)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        path = self._path
+        return tuple(Step(path[i], path[i + 1], bool(path[i + 2])) for i in range(0, len(path), 3))
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            key = self._key
+            if key is None:
+                key = self._key = played(self.origin, self._path)
+            if not key:
+                self._position = self.origin
+            else:
+                origin = self.origin
+                self._position = Position._unchecked(
+                    key[1:25], (key[25], key[0]), (key[26], origin.off[1]), origin.turn
+                )
+        return self._position
+
+    @property
+    def is_pass(self) -> bool:
+        return not self._path
+
+    @property
+    def hits(self) -> int:
+        return sum(self._path[2::3])
+
+    def next_position(self) -> Position:
+        """The position after this play, with the opponent on roll."""
+        return self.position.mirror()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.position == other.position and self.origin == other.origin
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.origin))
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = format_steps(self.origin, self.steps)
+        return self._text
+
+    def __repr__(self) -> str:
+        """Code that builds this play again: ``eval(repr(play)) == play``."""
+        if self.is_pass:
+            return f"Play.passing({self.origin!r})"
+        steps = ", ".join(repr(step) for step in self.steps)
+        return f"Play.from_steps({self.origin!r}, [{steps}])"
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
+    """Every legal play for ``dice``; a position with no legal play gives ``[]``.
+
+    Plays reaching the same position appear once.
+
+    >>> len(legal_plays(Position.start(), (3, 1)))
+    16
+    >>> len(legal_plays(Position.start(), (6, 6)))
+    11
+    """
+    return [Play(position, key, path) for key, path in generate(position, dice)]
 
 
 def format_point(point: int) -> str:
@@ -57,7 +265,7 @@ def format_steps(origin: Position, steps: Sequence[Step]) -> str:
     'pass'
     """
     if not steps:
-        return "pass"
+        return PASS
 
     def had_opponent(point: int) -> bool:
         return 1 <= point <= 24 and origin.points[point - 1] < 0
@@ -162,7 +370,7 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     gammon.errors.WrongDiceError: You moved 2 pips, but no die or sum of dice is 2.
     """
     plays = legal_plays(position, dice)
-    if text.strip().lower() in PASS_WORDS:
+    if text.strip().lower() == PASS:
         if plays:
             raise MustMoveError("You have a legal play, so you cannot pass.")
         return Play.passing(position)
