@@ -8,9 +8,6 @@ check. The engine wants the board from the side of the player on roll;
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -20,8 +17,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gammon import Color, Position, Termination, Variant
-
-from .bulk import execute_deferred, save_with_rows
 
 START_BOARD: dict[str, list[int]] = {"points": [0] * 24, "bar": [0, 0], "off": [0, 0]}
 
@@ -248,51 +243,22 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.number} of match #{self.match_id}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save the game, then the record rows :meth:`record` added and the writes
-        :meth:`defer` took since the last save.
-
-        On PostgreSQL an existing game saved plainly (the end of every action) writes all
-        of them in one statement, each other write a ``WITH`` clause of the game's
-        ``UPDATE`` (:func:`matches.bulk.save_with_rows`); otherwise ``save()``, then one
-        ``bulk_create`` and the deferred writes one by one.
-        """
-        unsaved = self.__dict__.pop("_unsaved_events", None)
-        pending = self.__dict__.pop("_deferred_writes", {})
-        deferred = [write for rows, build in pending.values() for write in build(rows)]
-        if unsaved and not args and not kwargs and not self._state.adding:
-            if save_with_rows(self, unsaved, key="ply", deferred=deferred):
-                return
-        super().save(*args, **kwargs)
-        if unsaved:
-            GameEvent.objects.bulk_create(unsaved)
-        execute_deferred(deferred)
-
     def get_absolute_url(self) -> str:
         return reverse("game_detail", args=[self.pk])
 
     def record(self, event: GameEvent) -> None:
-        """Append ``event`` to the record: it is written with the game's next ``save()``.
+        """Append ``event`` to the record, to be written by :meth:`take_unwritten_events`'s
+        caller (the service that changed the game, in the same transaction).
 
-        A turn often adds several rows (a move, then the opponent's roll or pass): they
-        go in one ``INSERT`` after the game row, in the same transaction.
+        A turn often adds several rows (a move, then the opponent's roll or pass): the
+        service writes them in one ``bulk_create`` after the game row.
         """
         self.__dict__.setdefault("_unsaved_events", []).append(event)
         self.__dict__.setdefault("_new_events", []).append(event)
 
-    def defer(self, key: str, rows: list[Any], build: Callable[[list[Any]], list[Any]]) -> None:
-        """Send writes on other rows with this game's next ``save()``, in the same
-        transaction. The ``rows`` of every call with the same ``key`` are gathered, and at
-        the save ``build(rows)`` makes the writes (``matches.bulk.Deferred``: SQL,
-        parameters, and what to do with the ids an ``INSERT … RETURNING id`` gives): an
-        action that rolls twice counts its dice in one upsert, which one statement could
-        not hold twice. Only for callers whose game is saved afterwards, as every
-        action's is (the statistics of its dice, the turn's notification)."""
-        pending = self.__dict__.setdefault("_deferred_writes", {})
-        if key in pending:
-            pending[key][0].extend(rows)
-        else:
-            pending[key] = (list(rows), build)
+    def take_unwritten_events(self) -> list[GameEvent]:
+        """The rows :meth:`record` added since the last call, for the caller to write."""
+        return self.__dict__.pop("_unsaved_events", [])
 
     @property
     def new_events(self) -> list[GameEvent]:

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
@@ -42,7 +42,6 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 
-from .bulk import insert_one, insert_statement, inserted, rows_insert
 from .models import Challenge, Game, Match, Notification
 
 log = logging.getLogger(__name__)
@@ -73,13 +72,8 @@ def notify(
     match: Match | None = None,
     challenge: Challenge | None = None,
     payload: dict[str, Any] | None = None,
-    defer_to: Game | None = None,
 ) -> Notification:
-    """Write one notification row in the current transaction; deliver it after commit.
-
-    ``defer_to``: a game the caller saves next; the row is written with it
-    (``Game.defer``), and gets its id then.
-    """
+    """Write one notification row in the current transaction; deliver it after commit."""
     row = _notification(
         recipient=recipient,
         kind=kind,
@@ -89,25 +83,16 @@ def notify(
         challenge=challenge,
         payload=payload,
     )
-    if defer_to is not None and connection.features.can_return_columns_from_insert:
-
-        def stored(ids: list[int]) -> None:
-            inserted(row, ids[0])
-            _enqueue_on_commit([row])
-
-        sql, params = insert_statement(row)
-        defer_to.defer(f"notification:{id(row)}", [], lambda _: [(sql, params, stored)])
-        return row
-    insert_one(row)
+    row.save(force_insert=True)
     _enqueue_on_commit([row])
     return row
 
 
 def notify_many(items: Iterable[dict[str, Any]], *, now: datetime) -> list[Notification]:
     """:func:`notify` for several rows at once (each item its keyword arguments but ``now``):
-    written together (:func:`~matches.bulk.rows_insert`)."""
+    written in one ``bulk_create``."""
     rows = [_notification(now=now, **item) for item in items]
-    rows_insert(Notification, rows)
+    Notification.objects.bulk_create(rows)
     _enqueue_on_commit(rows)
     return rows
 

@@ -38,7 +38,6 @@ from gammon import (
 from . import timecontrol
 from .bulk import rows_insert, rows_update
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
-from .locking import game_for_update
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify, notify_many
 from .signals import (
@@ -274,13 +273,8 @@ def _charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
             match.save(update_fields=[field])
 
 
-def _notify_turn(
-    game: Game, now: datetime, *, actor: Color | None = None, with_save: bool = False
-) -> None:
-    """Tell the player on turn they must act, unless they are ``actor`` (still on turn).
-
-    ``with_save``: the caller saves ``game`` next, and the row is written with it.
-    """
+def _notify_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
+    """Tell the player on turn they must act, unless they are ``actor`` (still on turn)."""
     if game.is_finished or (actor is not None and game.turn == int(actor)):
         return
     match = game.match
@@ -292,7 +286,6 @@ def _notify_turn(
         now=now,
         game=game,
         payload={"opponent": match.player(color.other).public_name, "cube": game.cube_value * 2},
-        defer_to=game if with_save else None,
     )
 
 
@@ -303,7 +296,7 @@ def _event(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
 
 
 def _append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
-    """The game's next record row, written with the game's next ``save()``."""
+    """The game's next record row, written by the game's next :func:`_write`."""
     event = _event(game, kind, now, **fields)
     game.record(event)
     return event
@@ -329,7 +322,7 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
         die2=black_die if first == Color.WHITE else white_die,
     )
     game.set_position(Position.start(Variant(match.variant), first))
-    game.save()
+    game.save()  # the events and the dice counters refer to it
     _append(
         game,
         GameEvent.Kind.OPENING,
@@ -347,10 +340,9 @@ def _start_game(match: Match, *, number: int, state: MatchState, now: datetime) 
         die2=black_die,
         opening=True,
         color=int(first),
-        write=game.defer,  # saved below
     )
     _after_roll(game, now)
-    game.save()
+    _write(game)
     return game
 
 
@@ -396,7 +388,6 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
         die2=game.die2,
         opening=False,
         color=game.turn,
-        write=game.defer,  # every caller saves the game it rolled for
     )
     _after_roll(game, now, depth + 1)
 
@@ -404,11 +395,15 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
 def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Color]:
     """Lock the game row; check the user plays in it, it is live, and the ply is current.
 
-    The game and its match are locked (as a plain ``FOR UPDATE`` over the join did); the
-    players come in the same query, unlocked, for the checks, the notification rows and
-    the API's response (:func:`~matches.locking.game_for_update`).
+    The game and its match are locked; the players come in the same query, unlocked, for
+    the checks, the notification rows and the API's response.
     """
-    game = game_for_update(game_id)
+    game = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "match__white", "match__black")
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise NotFound(_("No such game."))
     color = game.match.color_of(user)
@@ -436,9 +431,16 @@ def _require_turn(game: Game, color: Color, *states: str) -> None:
         raise InvalidAction(messages.get(game.state, _("You cannot do that now.")), code="state")
 
 
-def _save(game: Game, now: datetime) -> Game:
-    game.updated_at = now
+def _write(game: Game) -> None:
+    """Save the game row, then the record rows the action added, in one ``INSERT``."""
     game.save()
+    GameEvent.objects.bulk_create(game.take_unwritten_events())
+
+
+def _save(game: Game, now: datetime) -> Game:
+    """The end of an action that leaves the game in play: the game and its new events."""
+    game.updated_at = now
+    _write(game)
     return game
 
 
@@ -451,7 +453,7 @@ def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: date
     game, color = _lock(game_id, player, expected_ply)
     _require_turn(game, color, Game.State.ROLLING)
     _roll(game, now)
-    _notify_turn(game, now, actor=color, with_save=True)
+    _notify_turn(game, now, actor=color)
     return _save(game, now)
 
 
@@ -474,10 +476,10 @@ def game_play_move(
         game.set_position(after)
         state = _state_of(game.match, game)
         _finish_game(game, state, state.outcome_for_win(after), now)
-    else:
-        game.set_position(after.mirror())
-        _begin_turn(game, color.other, now)
-        _notify_turn(game, now, with_save=True)
+        return game
+    game.set_position(after.mirror())
+    _begin_turn(game, color.other, now)
+    _notify_turn(game, now)
     return _save(game, now)
 
 
@@ -498,7 +500,7 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
     _charge_clock(game, now)
     game.turn = int(color.other)
     game.deadline_at = _deadline(game.match, now, color.other)
-    _notify_turn(game, now, with_save=True)
+    _notify_turn(game, now)
     return _save(game, now)
 
 
@@ -513,7 +515,7 @@ def game_take(*, game_id: int, player: User, expected_ply: int | None, now: date
     game.turn = int(color.other)
     game.deadline_at = _deadline(game.match, now, color.other)
     _roll(game, now)
-    _notify_turn(game, now, with_save=True)
+    _notify_turn(game, now)
     return _save(game, now)
 
 
@@ -524,7 +526,7 @@ def game_drop(*, game_id: int, player: User, expected_ply: int | None, now: date
     _append(game, GameEvent.Kind.DROP, now, color=int(color), value=game.cube_value)
     state = _state_of(game.match, game)
     _finish_game(game, state, state.outcome_for_drop(color.other), now)
-    return _save(game, now)
+    return game
 
 
 @transaction.atomic
@@ -561,7 +563,7 @@ def game_resign(
             notation="game",
         )
         _finish_game(game, state, outcome, now, ends_match=whole_match)
-    return _save(game, now)
+    return game
 
 
 @transaction.atomic
@@ -602,7 +604,7 @@ def match_answer_draw(
     _append(game, GameEvent.Kind.DRAW, now, color=int(color))
     state = _state_of(match, game)
     _finish_game(game, state, state.outcome_for_draw(), now)
-    return _save(game, now)
+    return game
 
 
 # --------------------------------------------------------------------------- game end
@@ -627,7 +629,7 @@ def _finish_game(
     after = _score_game(game, state, outcome, now, events)
     for event in events:
         game.record(event)
-    game.save()
+    _write(game)
     game_finished.send(sender=Game, game=game, now=now)
     match_over = after.is_over or ends_match
     notify_many(_end_notes(game, outcome, match_over=match_over), now=now)
@@ -887,7 +889,6 @@ def match_adjudicate(
             notation="award",
         )
     _finish_game(game, state, outcome, now, ends_match=True)
-    _save(game, now)
     return match
 
 

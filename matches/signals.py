@@ -23,9 +23,7 @@ match_cancelled = Signal()
 #: For a turn's roll (``opening=False``) ``color`` (0 white, 1 black) is the player on
 #: roll. For the opening roll (``opening=True``) each side throws one die: ``die1`` is
 #: White's, ``die2`` Black's, and ``color`` is the side that won it. Tied opening
-#: throws are re-thrown by the engine and are not reported. ``write(sql, params)``, when
-#: given, sends a receiver's write with the game's next save instead of at once (one
-#: statement for the whole action on PostgreSQL); the sender saves the game afterwards.
+#: throws are re-thrown by the engine and are not reported.
 dice_rolled = Signal()
 
 #: Sent once for a batch of match-play games that the expiry sweep ended on time

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -18,9 +17,6 @@ from matches.models import Game, GameMessage, Match
 
 from .models import Report, Suspension
 
-#: How long the answer "is this user suspended?" is cached (a suspension or a lift
-#: clears it at once; this only bounds a stale cache after a restore or a shell edit).
-SUSPENSION_CACHE_SECONDS = 300
 #: The overview lists players with at least this many time-outs in ``TIMEOUT_WINDOW``.
 TIMEOUT_THRESHOLD = 3
 TIMEOUT_WINDOW = timedelta(days=30)
@@ -45,46 +41,32 @@ class SuspensionInfo:
         }
 
 
-def _cache_key(user_id: int) -> str:
-    return f"moderation:suspension:{user_id}"
-
-
-def suspension_cache_clear(user_id: int) -> None:
-    cache.delete(_cache_key(user_id))
-
-
 def suspensions_in_force(now: datetime) -> QuerySet[Suspension]:
+    """What "a suspension in force" means, the one definition: not lifted, begun, not
+    ended (or permanent)."""
     return Suspension.objects.filter(lifted_at=None, starts_at__lte=now).filter(
         Q(ends_at=None) | Q(ends_at__gt=now)
     )
 
 
 def suspension_of(user: User | int, now: datetime | None = None) -> SuspensionInfo | None:
-    """The suspension in force for ``user``, if any (cached: read on every request).
-
-    When several are in force the one that ends last wins (permanent first). A miss,
-    which is every read while Redis is down (``backgammon.cache``), reads the database:
-    an outage never lets a suspended player in.
+    """The suspension in force for ``user``, if any: the one check of the middleware, the
+    log-in and the API's authentication, read from the database on every request (one
+    indexed query; no cache, whose stale or missing answer could let a suspended player
+    in). When several are in force the one that ends last wins (permanent first).
     """
     now = now or timezone.now()
     user_id = user if isinstance(user, int) else user.pk
-    key = _cache_key(user_id)
-    cached = cache.get(key)
-    if cached is None:
-        rows = list(
-            suspensions_in_force(now)
-            .filter(user_id=user_id)
-            .order_by(F("ends_at").desc(nulls_first=True))
-            .values_list("reason", "ends_at")[:1]
-        )
-        cached = {"reason": rows[0][0], "ends_at": rows[0][1]} if rows else {}
-        cache.set(key, cached, SUSPENSION_CACHE_SECONDS)
-    if not cached:
+    row = (
+        suspensions_in_force(now)
+        .filter(user_id=user_id)
+        .order_by(F("ends_at").desc(nulls_first=True))
+        .values_list("reason", "ends_at")
+        .first()
+    )
+    if row is None:
         return None
-    ends_at = cached["ends_at"]
-    if ends_at is not None and ends_at <= now:
-        return None
-    return SuspensionInfo(reason=cached["reason"], ends_at=ends_at)
+    return SuspensionInfo(reason=row[0], ends_at=row[1])
 
 
 # --------------------------------------------------------------------------- reports

@@ -27,7 +27,7 @@ from matches.models import Game, GameMessage, Match, Notification
 from matches.notifications import notify
 
 from .models import AuditEntry, Report, Suspension, Warning
-from .selectors import may_read_messages, suspension_cache_clear, suspensions_in_force
+from .selectors import may_read_messages, suspensions_in_force
 
 MAX_REASON = 2000
 
@@ -197,7 +197,6 @@ def user_suspend(
             ),
             now=now,
         )
-    _clear_cache(user.pk)
     return suspension
 
 
@@ -231,13 +230,7 @@ def user_lift_suspension(
         ),
         now=now,
     )
-    _clear_cache(user.pk)
     return rows
-
-
-def _clear_cache(user_id: int) -> None:
-    suspension_cache_clear(user_id)
-    transaction.on_commit(lambda: suspension_cache_clear(user_id))
 
 
 # --------------------------------------------------------------------------- matches, games

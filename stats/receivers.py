@@ -42,9 +42,8 @@ def on_dice_rolled(
     die2: int,
     opening: bool,
     color: int,
-    write: Any = None,
     **kwargs: Any,
 ) -> None:
     services.stats_dice_rolled(
-        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now, write=write
+        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now
     )

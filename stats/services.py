@@ -2,27 +2,25 @@
 
 Every function here runs inside the caller's transaction (the one that ended the
 game or threw the dice), so the counters commit or roll back with the game.
-Increments are batched upserts (:func:`bump`): ``INSERT … ON CONFLICT … DO UPDATE
-SET count = count + EXCLUDED.count``. The database serialises concurrent increments
-of one row, so none is lost, and creates a missing row in the same statement
-(a concurrent insert of the same key is waited for, then updated), so no savepoint
-or retry is needed.
+Increments are ``UPDATE … SET count = count + n`` on counters read and locked in key
+order (:func:`bump`), so none is lost and concurrent bumps cannot deadlock; a counter's
+first use creates it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
 
 from gammon import Termination
-from matches.bulk import Statement, execute_together, rows_insert, rows_update
+from matches.bulk import rows_insert, rows_update
 from matches.models import Game, Match
 
-from .maths import INITIAL_EXPERIENCE, INITIAL_RATING, fibs_rating_change
+from .maths import fibs_rating_change
 from .models import Counter, PlayerStats, RatingHistory
 
 #: Writing ``last_active_at`` at most this often keeps a roll to a cheap no-op update.
@@ -37,54 +35,52 @@ GAME_TERMINATIONS: tuple[str, ...] = tuple(
 
 
 def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
-    """Add each ``(player_id, key, delta)`` to its counter, creating missing ones: no savepoint.
+    """Add each ``(player_id, key, delta)`` to its counter, creating missing ones.
 
-    One ``INSERT … ON CONFLICT … DO UPDATE SET count = count + EXCLUDED.count`` for the
-    site's counters and one for the players' (each kind has its own partial unique index,
-    and a statement names one conflict target), sent together (:func:`execute_together`;
-    PostgreSQL, and SQLite 3.24 or later). Deltas of the same key are summed first, and
-    the rows go in key order (site before players, then by player and key): transactions
-    that bump overlapping counters lock them in the same order and cannot deadlock on
-    them. The upsert takes the row lock of a counter that exists and, for one that does
-    not, waits on a concurrent insert of the same key and then updates it, so no count is
-    lost and no unique-violation error is raised.
+    Two statements whatever the number of rows (the expiry sweep bumps hundreds at once):
+    the counters are read and locked in key order (site before players, then by player
+    and key; ``SELECT … FOR UPDATE ORDER BY``), so transactions that bump overlapping
+    counters lock them in the same order and cannot deadlock on them; then one
+    ``UPDATE … SET count = count + delta`` (a ``CASE`` when the deltas differ). A
+    counter's first use creates it at zero first (``bulk_create(ignore_conflicts=True)``,
+    which waits for a concurrent creation of the same key) and reads it again.
     """
-    execute_together(bump_statements(rows))
-
-
-def bump_statements(rows: Iterable[tuple[int | None, str, int]]) -> list[Statement]:
-    """The upserts of :func:`bump`, for a caller that sends them with other writes."""
     totals: dict[tuple[int | None, str], int] = defaultdict(int)
     for player_id, key, delta in rows:
         totals[(player_id, key)] += delta
-    site = sorted((key, delta) for (player_id, key), delta in totals.items() if player_id is None)
-    players = sorted(
-        (player_id, key, delta)
-        for (player_id, key), delta in totals.items()
-        if player_id is not None
+    if not totals:
+        return
+    ids = _counters_locked(list(totals))
+    deltas = {ids[key]: delta for key, delta in totals.items()}
+    if len(set(deltas.values())) == 1:
+        change: Value | Case = Value(next(iter(deltas.values())))
+    else:
+        change = Case(*(When(pk=pk, then=Value(d)) for pk, d in deltas.items()), default=0)
+    Counter.objects.filter(pk__in=deltas).update(count=F("count") + change)
+
+
+def _counters_locked(keys: list[tuple[int | None, str]]) -> dict[tuple[int | None, str], int]:
+    """The ids of the counters ``keys`` (``(player_id, key)``), locked, created if missing."""
+    wanted = Q()
+    for player_id, key in keys:
+        wanted |= Q(player_id=player_id, key=key)
+    counters = (
+        Counter.objects.select_for_update()
+        .filter(wanted)
+        .order_by(F("player_id").asc(nulls_first=True), "key")
     )
-    table = connection.ops.quote_name(Counter._meta.db_table)
-    update = f"DO UPDATE SET count = {table}.count + EXCLUDED.count"
-    statements: list[Statement] = []
-    if site:
-        statements.append(
-            (
-                f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
-                + ", ".join(["(NULL, %s, %s)"] * len(site))
-                + f" ON CONFLICT (key) WHERE player_id IS NULL {update}",
-                [value for row in site for value in row],
-            )
+
+    def read() -> dict[tuple[int | None, str], int]:
+        return {(pid, key): pk for pk, pid, key in counters.values_list("pk", "player_id", "key")}
+
+    found = read()
+    if len(found) < len(keys):
+        Counter.objects.bulk_create(
+            [Counter(player_id=pid, key=key) for pid, key in keys if (pid, key) not in found],
+            ignore_conflicts=True,
         )
-    if players:
-        statements.append(
-            (
-                f"INSERT INTO {table} (player_id, key, count) VALUES "  # noqa: S608
-                + ", ".join(["(%s, %s, %s)"] * len(players))
-                + f" ON CONFLICT (player_id, key) WHERE player_id IS NOT NULL {update}",
-                [value for row in players for value in row],
-            )
-        )
-    return statements
+        found = read()
+    return found
 
 
 def counter_add(*, key: str, player_id: int | None = None, amount: int = 1) -> None:
@@ -127,34 +123,16 @@ def player_stats_row(player_id: int, *, lock: bool = False) -> PlayerStats:
 def players_mark_active(*, player_ids: Iterable[int], now: datetime) -> None:
     """Record that the players took part in play at ``now`` (for "active players").
 
-    One statement: ``INSERT … ON CONFLICT (player_id) DO UPDATE`` of ``last_active_at``
-    when it is older than :data:`ACTIVITY_RESOLUTION` (or unset), in player id order.
-    A new row gets the model's starting rating and experience.
+    One upsert (``bulk_create(update_conflicts=True)``) in player id order: a new row gets
+    the model's starting rating and experience, an existing one ``last_active_at``.
     """
-    execute_together(activity_statements(player_ids=player_ids, now=now))
-
-
-def activity_statements(*, player_ids: Iterable[int], now: datetime) -> list[Statement]:
-    """The upsert of :func:`players_mark_active` (none without players)."""
     ids = sorted(set(player_ids))
-    if not ids:
-        return []
-    table = connection.ops.quote_name(PlayerStats._meta.db_table)
-    columns = "player_id, rating, best_rating, experience, rated_matches, last_active_at"
-    at = connection.ops.adapt_datetimefield_value(now)
-    recent = connection.ops.adapt_datetimefield_value(now - ACTIVITY_RESOLUTION)
-    values: list[object] = []
-    for pid in ids:
-        values += [pid, INITIAL_RATING, INITIAL_RATING, INITIAL_EXPERIENCE, 0, at]
-    return [
-        (
-            f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
-            + ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(ids))
-            + " ON CONFLICT (player_id) DO UPDATE SET last_active_at = EXCLUDED.last_active_at"
-            + f" WHERE {table}.last_active_at IS NULL OR {table}.last_active_at < %s",
-            [*values, recent],
-        )
-    ]
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(player_id=pid, last_active_at=now) for pid in ids],
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=["last_active_at"],
+    )
 
 
 # --------------------------------------------------------------------------- results
@@ -403,17 +381,13 @@ def stats_dice_rolled(
     opening: bool,
     color: int,
     now: datetime,
-    write: Callable[[str, list[Any], Callable[[list[Any]], list[Any]]], None] | None = None,
 ) -> None:
     """Count a throw of the dice for the site and for the player it was thrown for.
 
     A turn's roll counts as one of the 21 rolls. The opening roll is two single dice,
     one per side, rerolled on a tie: counted as a roll it would show no doubles, so
     each of its dice counts only as a die face, for the site and for its thrower.
-    This runs on every move: the counters and the thrower's activity go to ``write``
-    (``Game.defer``: with the game's next save, see ``matches.signals.dice_rolled``) when
-    the sender gives it, the rolls of one action gathered into one upsert each; else in
-    one statement now (:func:`execute_together`).
+    This runs on every roll: a statement per counter and one for the thrower's activity.
     """
     match = game.match
     if opening:
@@ -429,13 +403,5 @@ def stats_dice_rolled(
         key = roll_key(die1, die2)
         keys = [(None, key), (player_id, key)]
         active = [player_id]
-    counts = [(player_id, key, 1) for player_id, key in keys]
-    if write is None:
-        execute_together(bump_statements(counts) + activity_statements(player_ids=active, now=now))
-        return
-    write("stats.counters", counts, lambda rows: [(*s, None) for s in bump_statements(rows)])
-    write(
-        "stats.activity",
-        active,
-        lambda ids: [(*s, None) for s in activity_statements(player_ids=ids, now=now)],
-    )
+    counters_add(keys)
+    players_mark_active(player_ids=active, now=now)

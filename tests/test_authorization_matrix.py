@@ -56,7 +56,6 @@ from matches.models import Challenge, Game, GameMessage, Match, Notification, Va
 from matches.notifications import notify, unsubscribe_token
 from moderation.models import Report, Suspension
 from moderation.permissions import MODERATORS_GROUP
-from moderation.selectors import suspension_cache_clear
 from tests.factories import UserFactory
 from tests.stats.helpers import match_start
 
@@ -496,7 +495,6 @@ def _rolled_back(world: World, role: str) -> Iterator[None]:
                 starts_at=timezone.now() - timedelta(minutes=1),
                 created_by=world.moderator,
             )
-            suspension_cache_clear(world.player.pk)
         yield
         transaction.set_rollback(True)
     cache.clear()  # the suspension's cached answer goes with the rollback

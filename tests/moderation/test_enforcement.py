@@ -143,14 +143,10 @@ def test_the_token_user_and_suspension_are_read_in_one_query(player: User, suspe
             starts_at=now - timedelta(days=1), ends_at=now + timedelta(days=1), lifted_at=None
         )
         Suspension.objects.filter(pk=suspension.pk).update(**change)
-        from moderation.selectors import suspension_cache_clear
-
-        suspension_cache_clear(player.pk)
         assert auth.authenticate_credentials(token.key)[0].pk == player.pk, change
     Suspension.objects.filter(pk=suspension.pk).update(
         starts_at=now - timedelta(days=1), ends_at=None, lifted_at=None
     )
-    suspension_cache_clear(player.pk)
     with pytest.raises(AuthenticationFailed, match="permanently"):
         auth.authenticate_credentials(token.key)
 
