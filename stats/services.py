@@ -34,6 +34,7 @@ GAME_TERMINATIONS: tuple[str, ...] = tuple(
 )
 
 
+@transaction.atomic(savepoint=False)  # the caller's transaction, or one of its own
 def bump(rows: Iterable[tuple[int | None, str, int]]) -> None:
     """Add each ``(player_id, key, delta)`` to its counter, creating missing ones.
 
