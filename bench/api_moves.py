@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_db import drop_database, recreate_database  # noqa: E402
 
-from gammon import Color, Position, legal_plays  # noqa: E402
+from gammon import BoardView, Color, Position, legal_plays  # noqa: E402
 
 USERS = 200
 MATCH_LENGTH = 5
@@ -185,8 +185,8 @@ def game_states() -> list[dict[str, Any]]:
 def choose_play(game: dict[str, Any], rng: random.Random) -> str:
     """A random legal play for the player on turn, from a game payload."""
     board = game["board"]
-    white = Position(tuple(board["points"]), tuple(board["bar"]), tuple(board["off"]), Color.WHITE)
-    position = white if game["turn"]["color"] == "white" else white.mirror()
+    turn = Color.WHITE if game["turn"]["color"] == "white" else Color.BLACK
+    position = Position.from_white_view(BoardView.from_dict(board), turn=turn)
     plays = legal_plays(position, tuple(game["dice"]))
     return str(rng.choice(plays)) if plays else "pass"
 

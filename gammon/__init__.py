@@ -61,12 +61,13 @@ from .match import (
     classify_win,
 )
 from .play import PASS, Play, Step, format_steps, legal_plays, parse_play
-from .position import CHECKERS, Color, Position, Variant
+from .position import CHECKERS, BoardView, Color, Position, Variant
 
 __all__ = [
     "AmbiguousPlayError",
     "BearOffHigherError",
     "BlockedPointError",
+    "BoardView",
     "CHECKERS",
     "CannotDoubleError",
     "Color",

@@ -187,7 +187,7 @@ def classify_win(position: Position) -> tuple[Color, Termination]:
     The winner is the side with no checker left on the board or the bar. A
     gammon means the loser bore off none; a backgammon also has a loser's
     checker on the bar or in the winner's home board (the winner's points 1-6,
-    which are the loser's 19-24). The position may be seen from either side.
+    which are the loser's 19-24). Either side may be on roll.
 
     >>> won = Position.from_sides({}, {6: 15}, turn=Color.BLACK)
     >>> classify_win(won)
@@ -204,7 +204,7 @@ def classify_win(position: Position) -> tuple[Color, Termination]:
     if not mine and not theirs:
         raise GameNotOverError("a finished game has checkers left on one side")
     winner = position.turn if not mine else position.turn.other
-    board = position.seen_by(winner)
+    board = position.view(winner)
     if board.off[1] > 0:
         return winner, Termination.SINGLE
     if board.bar[1] > 0 or any(n < 0 for n in board.points[:6]):

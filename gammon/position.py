@@ -1,17 +1,34 @@
 """Immutable backgammon positions, seen from the side of the player on roll.
 
-Storing the board from the mover's side means move generation never has to
-ask "which way does this colour move?": the player on roll always moves from
-24 towards 1 and bears off past 1. :meth:`Position.mirror` hands the board to
-the other side, which is how a turn passes.
+Two points of view exist, and each type says which it is in:
+
+- :class:`Position` is always **the mover's view**: ``points[i]`` is point
+  ``i + 1`` counted by the player on roll (``turn``), whose checkers are
+  positive. Move generation then never asks "which way does this colour
+  move?": the player on roll always moves from 24 towards 1 and bears off past
+  1. :meth:`Position.mirror` hands the board to the other side, which is how a
+  turn passes.
+- :class:`BoardView` is a board **from one named side** with no one on roll:
+  what a record stores (the site keeps every board from White's side) and what
+  a page draws for its viewer. :meth:`Position.from_white_view` and
+  :meth:`Position.to_white_view` cross between the stored board and the
+  engine's; :meth:`Position.view` gives any side's view for drawing.
+
+>>> stored = Position.start(turn=Color.BLACK).to_white_view()
+>>> stored.points[23], stored.points[0]       # White's 24 point, and Black's
+(2, -2)
+>>> Position.from_white_view(stored, turn=Color.BLACK) == Position.start(turn=Color.BLACK)
+True
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-__all__ = ["Color", "Variant", "Position", "CHECKERS"]
+__all__ = ["Color", "Variant", "Position", "BoardView", "CHECKERS"]
 
 
 class Color(enum.IntEnum):
@@ -51,9 +68,40 @@ _LAYOUTS: dict[Variant, dict[int, int]] = {
 }
 
 
+class BoardView(NamedTuple):
+    """A board seen from one side, with no one on roll: for storing and for drawing.
+
+    ``points[i]`` is that side's point ``i + 1`` (positive: that side's checkers,
+    negative: the other's); ``bar`` and ``off`` are ``(that side, the other)``.
+    Which side it is seen from is the caller's to know: the site stores boards
+    from White's side (:meth:`Position.to_white_view`).
+
+    >>> view = Position.start().view(Color.BLACK)
+    >>> view.pip_count(), BoardView.from_dict(view.to_dict()) == view
+    ((167, 167), True)
+    """
+
+    points: tuple[int, ...]
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Sequence[int]]) -> BoardView:
+        """From ``{"points": [24 ints], "bar": [a, b], "off": [a, b]}``, as records store it."""
+        bar, off = data["bar"], data["off"]
+        return cls(tuple(data["points"]), (bar[0], bar[1]), (off[0], off[1]))
+
+    def to_dict(self) -> dict[str, list[int]]:
+        return {"points": list(self.points), "bar": list(self.bar), "off": list(self.off)}
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pips to bear off, for ``(the side it is seen from, the other)``."""
+        return Position(self.points, self.bar, self.off).pip_count()
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A board with the player on roll to move.
+    """A board with the player on roll to move, in the mover's view.
 
     ``points[i]`` is point ``i + 1`` counted from the player on roll: a positive
     number is that many of their checkers, a negative one the opponent's.
@@ -174,12 +222,30 @@ class Position:
             result[25] = position.bar[0]
         return result
 
-    def seen_by(self, color: Color) -> Position:
-        """This board from ``color``'s side, whoever is on roll (``turn`` is kept)."""
-        if color == self.turn:
-            return self
-        mirrored = self.mirror()
-        return Position(mirrored.points, mirrored.bar, mirrored.off, self.turn)
+    @classmethod
+    def from_view(cls, view: BoardView, *, side: Color, turn: Color) -> Position:
+        """The engine's position (the mover's view) of ``view``, a board from ``side``'s side."""
+        position = cls(view.points, view.bar, view.off, side)
+        return position if turn == side else position.mirror()
+
+    @classmethod
+    def from_white_view(cls, view: BoardView, *, turn: Color) -> Position:
+        """The position of a board stored from White's side, with ``turn`` on roll.
+
+        >>> start = Position.start(turn=Color.BLACK)
+        >>> Position.from_white_view(start.to_white_view(), turn=Color.BLACK) == start
+        True
+        """
+        return cls.from_view(view, side=Color.WHITE, turn=turn)
+
+    def view(self, side: Color) -> BoardView:
+        """This board from ``side``'s side, whoever is on roll: to store it or to draw it."""
+        position = self if side == self.turn else self.mirror()
+        return BoardView(position.points, position.bar, position.off)
+
+    def to_white_view(self) -> BoardView:
+        """This board from White's side, as the site stores it (whoever is on roll)."""
+        return self.view(Color.WHITE)
 
     def borne_off(self, color: Color) -> int:
         return self.off[0] if color == self.turn else self.off[1]

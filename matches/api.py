@@ -76,17 +76,6 @@ ERRORS_WRITE = {
 # --------------------------------------------------------------------------- game payload
 
 
-def _white_side(game: Game) -> Position:
-    """The stored board from White's side, with ``turn`` White so that ``seen_by`` turns it."""
-    board = game.board
-    return Position(
-        tuple(board["points"]),
-        (board["bar"][0], board["bar"][1]),
-        (board["off"][0], board["off"][1]),
-        Color.WHITE,
-    )
-
-
 def _score_before(game: Game) -> tuple[int, int]:
     """The match score when ``game`` began (gnubg's Match ID carries that one)."""
     score = [0, 0]
@@ -116,7 +105,7 @@ def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | No
     else:
         game_state = GameState.OVER
     try:
-        pid = position_id(_white_side(game).seen_by(on_roll))
+        pid = position_id(Position.from_white_view(game.white_view(), turn=on_roll))
         key = MatchKey(
             cube_value=game.cube_value,
             cube_owner=None if game.cube_owner is None else Color(game.cube_owner),
@@ -136,7 +125,8 @@ def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | No
 
 
 def _board(position: Position, side: Color) -> dict[str, Any]:
-    seen = position.seen_by(side)
+    """The board from ``side``'s side (White's is the one stored), for the payload."""
+    seen = position.view(side)
     return {
         "side": color_name(side),
         "points": list(seen.points),
@@ -194,12 +184,12 @@ def game_payload(
     """
     match = game.match
     viewer = match.color_of(user) if user.is_authenticated else None
-    white = _white_side(game)
+    position = game.position()
     actions = selectors.game_actions(game, user) if viewer is not None else []
     plays = selectors.game_plays(game) if "move" in actions else []
     score = _score_before(game)
     pid, mid = _gnubg_ids(game, score)
-    pips = white.pip_count()
+    pips = position.to_white_view().pip_count()
     next_game = None
     if game.is_finished:  # the next game is only started when this one ends
         next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
@@ -239,8 +229,8 @@ def game_payload(
         "score": {"white": score[0], "black": score[1]},
         "deadline": game.deadline_at,
         "clock": _clock(game),
-        "board": _board(white, Color.WHITE),
-        "viewer_board": None if viewer is None else _board(white, viewer),
+        "board": _board(position, Color.WHITE),
+        "viewer_board": None if viewer is None else _board(position, viewer),
         "pips": {"white": pips[0], "black": pips[1]},
         "position_id": pid,
         "match_id": mid,

@@ -177,7 +177,7 @@ def board_svg(
     }
     names = names or (_color_name(Color.WHITE), _color_name(Color.BLACK))
     on_roll = position.turn
-    seen = position.seen_by(viewer_color)  # points[i] is the viewer's point i + 1
+    seen = position.view(viewer_color)  # points[i] is the viewer's point i + 1
     opponent = viewer_color.other
     canvas = _Canvas(flip=home_side == "left")
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from gammon import Color, Position, Termination, Variant
+from gammon import BoardView, Color, Position, Termination, Variant
 
 START_BOARD: dict[str, list[int]] = {"points": [0] * 24, "bar": [0, 0], "off": [0, 0]}
 
@@ -280,28 +280,17 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.state == self.State.FINISHED
 
-    def white_position(self) -> Position:
-        """The board from White's side, with ``turn`` set to the colour on turn."""
-        board = self.board
-        return Position(
-            tuple(board["points"]),
-            (board["bar"][0], board["bar"][1]),
-            (board["off"][0], board["off"][1]),
-            self.turn_color,
-        )
+    def white_view(self) -> BoardView:
+        """The stored board (``board``): from White's side, whoever is on turn."""
+        return BoardView.from_dict(self.board)
 
     def position(self) -> Position:
-        """The board as the engine wants it: from the side of the colour on turn."""
-        white = self.white_position()
-        if self.turn_color == Color.WHITE:
-            return white
-        # ``white`` is not seen from the side on roll, so ``seen_by`` would keep it as is.
-        return Position(white.points, white.bar, white.off, Color.WHITE).mirror()
+        """The engine's position: the mover's view, from the side of the colour on turn."""
+        return Position.from_white_view(self.white_view(), turn=self.turn_color)
 
     def set_position(self, position: Position) -> None:
-        """Store ``position`` (from the side of ``position.turn``), turned to White's side."""
-        white = position.seen_by(Color.WHITE)
-        self.board = {"points": list(white.points), "bar": list(white.bar), "off": list(white.off)}
+        """Store ``position`` (the mover's view, whoever is on roll) from White's side."""
+        self.board = position.to_white_view().to_dict()
 
 
 class GameEvent(models.Model):

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gammon import Color, Position, RulesError, Variant, parse_play
+from gammon import BoardView, Color, Position, RulesError, Variant, parse_play
 
 from .models import Game, GameEvent
 
@@ -69,12 +69,12 @@ class EventLike(Protocol):
 class Replay:
     """A game's state as its record says it is.
 
-    ``position`` is the board from White's side with ``turn`` set to the colour
-    on turn; ``positions`` holds ``(ply, position)`` after every ply, in the
-    same form, for a clickable record.
+    ``white_view`` is the board from White's side, as ``Game.board`` stores it
+    (:meth:`position` is the engine's, the mover's view); ``positions`` holds
+    ``(ply, white view)`` after every ply, for a clickable record.
     """
 
-    position: Position
+    white_view: BoardView
     turn: int
     state: str = Game.State.ROLLING
     cube_value: int = 1
@@ -83,29 +83,20 @@ class Replay:
     ply: int = 0
     winner: int | None = None
     points: int = 0
-    positions: list[tuple[int, Position]] = field(default_factory=list)
+    positions: list[tuple[int, BoardView]] = field(default_factory=list)
 
     @property
     def board(self) -> dict[str, list[int]]:
         """The board as ``Game.board`` stores it."""
-        p = self.position
-        return {"points": list(p.points), "bar": list(p.bar), "off": list(p.off)}
+        return self.white_view.to_dict()
 
-    def engine_position(self) -> Position:
-        """The board from the side of the colour on turn, as the engine wants it."""
-        p = self.position
-        white = Position(p.points, p.bar, p.off, Color.WHITE)
-        return white if self.turn == Color.WHITE else white.mirror()
+    def position(self) -> Position:
+        """The engine's position: the mover's view, from the side of the colour on turn."""
+        return Position.from_white_view(self.white_view, turn=Color(self.turn))
 
-    def set_engine_position(self, position: Position) -> None:
-        """Store ``position`` (seen from ``position.turn``) from White's side."""
-        white = position if position.turn == Color.WHITE else position.mirror()
-        self.position = Position(white.points, white.bar, white.off, Color(self.turn))
-
-
-def _white(position: Position, turn: Color) -> Position:
-    white = position if position.turn == Color.WHITE else position.mirror()
-    return Position(white.points, white.bar, white.off, turn)
+    def set_position(self, position: Position) -> None:
+        """Store ``position`` (the mover's view, whoever is on roll) from White's side."""
+        self.white_view = position.to_white_view()
 
 
 def _dice(event: EventLike) -> tuple[int, int]:
@@ -156,7 +147,7 @@ def replay_events(events: Iterable[EventLike], *, variant: Variant | str) -> Rep
             _apply(replay, event)
         last_kind = event.kind
         replay.ply = event.ply
-        replay.positions.append((event.ply, replay.position))
+        replay.positions.append((event.ply, replay.white_view))
     if replay is None:
         raise ReplayError(0, "the record is empty")
     return replay
@@ -170,7 +161,7 @@ def _opening(event: EventLike, variant: Variant) -> Replay:
     dice = (white_die, black_die) if first == Color.WHITE else (black_die, white_die)
     start = Position.start(variant, first)
     return Replay(
-        position=_white(start, first),
+        white_view=start.to_white_view(),
         turn=int(first),
         state=Game.State.MOVING,
         cube_value=event.value or 1,
@@ -212,9 +203,6 @@ def _apply(replay: Replay, event: EventLike) -> None:
         replay.dice = None
     else:
         raise ReplayError(event.ply, f"unknown event kind {kind!r}")
-    replay.position = Position(
-        replay.position.points, replay.position.bar, replay.position.off, Color(replay.turn)
-    )
 
 
 def _move(replay: Replay, event: EventLike) -> None:
@@ -222,7 +210,7 @@ def _move(replay: Replay, event: EventLike) -> None:
     dice = _dice(event)
     if dice != replay.dice:
         raise ReplayError(event.ply, f"played with {dice}, but the dice were {replay.dice}")
-    position = replay.engine_position()
+    position = replay.position()
     text = event.notation or "pass"
     try:
         play = parse_play(position, dice, text)
@@ -233,11 +221,11 @@ def _move(replay: Replay, event: EventLike) -> None:
     after = play.position
     if not after.bar[0] and all(n <= 0 for n in after.points):
         # Borne off the last checker: the turn stays with the winner; WIN follows.
-        replay.set_engine_position(after)
+        replay.set_position(after)
         replay.dice = None
         return
     replay.turn = int(color.other)
-    replay.set_engine_position(after.mirror())
+    replay.set_position(after.mirror())
     replay.state = Game.State.ROLLING
     replay.dice = None
 

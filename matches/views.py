@@ -405,7 +405,7 @@ def _last_move(game: Game, events: list[GameEvent], ply: int | None = None) -> L
         return move
     try:
         before = replay_events([e for e in shown if e.ply < last.ply], variant=game.match.variant)
-        play = parse_play(before.engine_position(), dice, notation)
+        play = parse_play(before.position(), dice, notation)
     except (ReplayError, RulesError):
         return move
     return LastMove(color=move.color, dice=dice, notation=str(play), steps=tuple(play.steps))
@@ -424,8 +424,7 @@ def _board_at(
         replay = replay_events([e for e in events if e.ply <= ply], variant=match.variant)
     except ReplayError:
         return board_svg(game, **board)
-    white = Position(replay.position.points, replay.position.bar, replay.position.off, Color.WHITE)
-    position = white if replay.turn == Color.WHITE else white.mirror()
+    position = replay.position()
     event = next(e for e in events if e.ply == ply)
     dice = (event.die1, event.die2) if event.die1 and event.die2 else None
     return board_svg(

@@ -202,8 +202,7 @@ def test_the_next_game_may_double_automatically_again() -> None:
 def test_classify_win(loser: dict[int, int], expected: Termination, seen_by_winner: bool) -> None:
     position = Position.from_sides({}, loser, turn=BLACK)
     if not seen_by_winner:
-        position = position.seen_by(WHITE)
-        position = Position(position.points, position.bar, position.off, WHITE)
+        position = position.mirror()  # the loser on roll
     assert classify_win(position) == (BLACK, expected)
 
 

@@ -49,7 +49,7 @@ import pytest
 from django.db import transaction
 from django.test import override_settings
 
-from gammon import Color, Play, Position, legal_plays, position_id
+from gammon import BoardView, Color, Play, Position, legal_plays, position_id
 from gammon.mat import MatGame, MatPlay, MatRoll, MatWin, write_mat
 from matches import services
 from matches.bots import bot_act
@@ -350,10 +350,9 @@ def _dice(event: GameEvent) -> tuple[int, int]:
     return (max(event.dice), min(event.dice))
 
 
-def _seen_by(position: Position, color: Color) -> Position:
-    """A position of the site's replay (White's side) as ``color`` sees it."""
-    white = Position(position.points, position.bar, position.off, W)
-    return white if color == W else white.mirror()
+def _seen_by(view: BoardView, color: Color) -> Position:
+    """A board of the site's replay (White's side) with ``color`` on roll."""
+    return Position.from_white_view(view, turn=color)
 
 
 def unplayed_forced_play(game: Game) -> Play | None:

@@ -148,7 +148,8 @@ def test_the_record_gives_the_position_after_every_ply(player: User, opponent: U
     game = play_actions(match, random.Random(5), 15)
     replay = replay_game(game)
     assert [ply for ply, _ in replay.positions] == list(range(1, game.ply + 1))
-    assert replay.positions[-1][1] == game.white_position()
+    assert replay.positions[-1][1] == game.white_view()
+    assert replay.position() == game.position()
     first = replay.positions[0][1]
     assert first.points == Position.start(Variant.STANDARD).points
     assert replay.board == game.board
