@@ -99,7 +99,9 @@ def cmd_test(args: list[str]) -> int:
     command = [str(python), "-m", "pytest"]
     user_chose_workers = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args)
     if not user_chose_workers and "-p" not in args and xdist_available(python):
-        command += ["-n", "auto"]
+        # loadgroup: tests marked xdist_group("name") share one worker (and so its
+        # module fixtures); the others are spread as with the default "load".
+        command += ["-n", "auto", "--dist", "loadgroup"]
     command += args
     say(" ".join(command[1:]))
     return subprocess.call(command, cwd=ROOT)

@@ -61,8 +61,10 @@ from tests.factories import UserFactory
 from tests.matches.gnubg_mat import GnubgImport, gnubg_import_many
 
 #: The tests only read what the module's fixture built, but pytest-django sets up the
-#: test database only for a session with tests that ask for it.
-pytestmark = pytest.mark.django_db
+#: test database only for a session with tests that ask for it. One xdist group, so that
+#: the scenarios are built and read by gnubg in one worker only (dev.py runs xdist with
+#: --dist loadgroup), not once in every worker that gets one of these tests.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("export_orders")]
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 W, B = Color.WHITE, Color.BLACK
