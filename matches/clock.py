@@ -9,7 +9,8 @@ concurrent runs never act twice:
   ``game_active_deadline`` keeps the cost proportional to the overdue games) and
   ends them through :func:`matches.services.games_time_out_batch` (money sessions:
   :func:`matches.services.game_time_out_locked`), which re-check the deadline under
-  the lock.
+  the lock. Both apply the one definition of a time-out (``services._time_out``); the
+  batch writes it with ``bulk_update`` and ``bulk_create``.
 - :func:`challenges_expire` is one conditional UPDATE.
 - :func:`players_remind` claims each warning by inserting a unique
   :class:`~matches.models.TimeoutWarning` row.
@@ -21,7 +22,7 @@ import logging
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
@@ -57,9 +58,9 @@ def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
     matches and the matches' players (``FOR UPDATE OF`` game and match ``SKIP LOCKED``:
     another run, or a player acting on the match, keeps its rows and this run takes
     others; nothing waits, so nothing deadlocks). The match-play games, the common case,
-    are then ended together by :func:`~matches.services.games_time_out_batch` (a constant
-    number of statements per batch) in a savepoint. The rest (money sessions, whose next
-    game starts at once) go one by one through
+    are then ended together by :func:`~matches.services.games_time_out_batch` (plain ORM
+    bulk writes, a constant number of statements per batch) in a savepoint. The rest
+    (money sessions, whose next game starts at once) go one by one through
     :func:`~matches.services.game_time_out_locked`, each in its own savepoint; so do all
     the batch's games if the batch write fails, so that a failure rolls back one game only.
     """
@@ -104,8 +105,8 @@ def _claim(now: datetime, skip: set[int], batch: int, pks: list[int] | None = No
     )
     if pks is not None:
         picked = picked.filter(pk__in=pks)
-    if connection.features.has_select_for_update_skip_locked:
-        picked = picked.select_for_update(skip_locked=True, of=("self", "match"))
+    # SQLite has no row locks (Django leaves the clause out there): one writer at a time.
+    picked = picked.select_for_update(skip_locked=True, of=("self", "match"))
     return list(picked[:batch])
 
 

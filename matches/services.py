@@ -10,7 +10,7 @@ this module decides who may do what, when, and keeps the record.
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -36,7 +36,6 @@ from gammon import (
 )
 
 from . import timecontrol
-from .bulk import rows_insert, rows_update
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
 from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
 from .notifications import notify, notify_many
@@ -624,51 +623,64 @@ def _finish_game(
     ``events``: record rows of the game not recorded yet (from :func:`_event`); they are
     written with the win event and the game.
     """
-    match = game.match
+    _store_ending(_end_game(game, state, outcome, now, ends_match=ends_match, events=events), now)
+
+
+@dataclass
+class Ending:
+    """A game ended in memory (:func:`_end_game`): nothing is written yet.
+
+    The game and its match carry their new values; ``events`` are the record rows to
+    append (not saved), ``notes`` the notifications owed (keyword arguments of
+    :func:`~matches.notifications.notify_many`). One game is written by
+    :func:`_store_ending`, a batch of time-outs by :func:`games_time_out_batch`: both
+    write what this holds, so the two paths cannot drift apart.
+    """
+
+    game: Game
+    after: MatchState
+    match_over: bool
+    events: list[GameEvent]
+    notes: list[dict[str, Any]]
+
+
+def _end_game(
+    game: Game,
+    state: MatchState,
+    outcome: Outcome,
+    now: datetime,
+    *,
+    ends_match: bool = False,
+    events: list[GameEvent] | None = None,
+) -> Ending:
+    """End ``game`` with ``outcome`` in memory: the game scored, the match advanced (and
+    over, if the game ends it), the win event and the notifications made."""
     events = list(events or [])
     after = _score_game(game, state, outcome, now, events)
-    for event in events:
+    match_over = after.is_over or ends_match
+    if match_over:
+        _end_match(game.match, outcome, now)
+    notes = _end_notes(game, outcome, match_over=match_over)
+    return Ending(game=game, after=after, match_over=match_over, events=events, notes=notes)
+
+
+def _store_ending(ending: Ending, now: datetime) -> None:
+    """Write one :class:`Ending`: the game with its events, the notifications, the match,
+    the signals; then the next game starts unless the match is over."""
+    game = ending.game
+    match = game.match
+    for event in ending.events:
         game.record(event)
     _write(game)
     game_finished.send(sender=Game, game=game, now=now)
-    match_over = after.is_over or ends_match
-    notify_many(_end_notes(game, outcome, match_over=match_over), now=now)
-    if match_over:
-        _end_match(match, outcome, now)
-        match.save()
+    notify_many(ending.notes, now=now)
+    match.save()
+    if ending.match_over:
         match_finished.send(sender=Match, match=match, now=now)
         return
-    match.save()
-    new_game = _start_game(match, number=game.number + 1, state=after, now=now)
+    new_game = _start_game(match, number=game.number + 1, state=ending.after, now=now)
     # The next game starts on its own: tell whoever must act first (as after every move).
     _notify_turn(new_game, now)
-
-
-#: What :func:`_score_game` changes on a game, and with :func:`_end_match` on its match.
-GAME_END_FIELDS = (
-    "state",
-    "winner",
-    "termination",
-    "points",
-    "finished_at",
-    "deadline_at",
-    "die1",
-    "die2",
-    "ply",
-    "updated_at",
-)
-MATCH_END_FIELDS = (
-    "bank_white",
-    "bank_black",
-    "score_white",
-    "score_black",
-    "crawford_played",
-    "draw_offered_by",
-    "status",
-    "finished_at",
-    "termination",
-    "result",
-)
 
 
 def _score_game(
@@ -756,63 +768,79 @@ def game_time_out_locked(*, game: Game, now: datetime) -> Game | None:
     """:func:`game_time_out` for a game the caller has read with its match (and the match's
     players) in this transaction, both rows locked: ``matches.clock`` claims them in batches.
     """
+    ending = _time_out(game, now)
+    if ending is None:
+        return None
+    _store_ending(ending, now)
+    return game  # saved, updated_at = now
+
+
+def _time_out(game: Game, now: datetime) -> Ending | None:
+    """What a time-out changes, in memory: the one definition both :func:`game_time_out`
+    and :func:`games_time_out_batch` write. None, changing nothing, when the game is over
+    or not overdue."""
+    match = game.match
     if (
         game.is_finished
-        or game.match.status != Match.Status.PLAYING
+        or match.status != Match.Status.PLAYING
         or game.deadline_at is None
         or game.deadline_at > now
     ):
         return None
     loser = game.turn_color
-    state = _state_of(game.match, game)
+    state = _state_of(match, game)
     timeout = _event(game, GameEvent.Kind.TIMEOUT, now, color=int(loser))
     outcome = state.outcome_for_timeout(loser)
-    _finish_game(game, state, outcome, now, ends_match=not game.match.is_money, events=[timeout])
-    return game  # _finish_game saved it, updated_at = now
+    return _end_game(game, state, outcome, now, ends_match=not match.is_money, events=[timeout])
 
 
-def _is_overdue(game: Game, now: datetime) -> bool:
-    return not (
-        game.is_finished
-        or game.match.status != Match.Status.PLAYING
-        or game.deadline_at is None
-        or game.deadline_at > now
-    )
+def _values(row: Game | Match) -> dict[str, Any]:
+    """The stored fields of ``row`` as they are in memory (to see what an ending changed)."""
+    return {f.name: getattr(row, f.attname) for f in row._meta.concrete_fields}
+
+
+def _changed(row: Game | Match, before: dict[str, Any]) -> set[str]:
+    """The fields of ``row`` whose value differs from ``before`` (:func:`_values`)."""
+    return {name for name, value in _values(row).items() if value != before[name]}
 
 
 def games_time_out_batch(*, games: list[Game], now: datetime) -> list[Game]:
-    """:func:`game_time_out_locked` for a batch of match-play games, set-based.
+    """:func:`game_time_out_locked` for a batch of match-play games, in a few statements.
 
     The caller has read and locked the games with their matches (and the matches'
-    players) in this transaction. Every outcome is computed in memory, then the whole
-    batch is written in a constant number of statements: one ``INSERT`` of the time-out
-    and win events, the game and match ``UPDATE``s, one ``INSERT`` of the notifications,
-    and the :data:`~matches.signals.games_timed_out` receivers (statistics, ratings).
-    The stored rows are those the per-game path writes. Games of money sessions (a
-    time-out loses only the game and the session goes on) and games that are not
-    overdue are left alone: returns the games ended, in the given order.
+    players) in this transaction. Each game is ended in memory by :func:`_time_out`, as
+    one game is; then the batch is written with the ORM: ``bulk_update`` of the games and
+    of the matches (the fields the endings changed, found by comparing each row with its
+    values before), ``bulk_create`` of the events and of the notifications, and the
+    :data:`~matches.signals.games_timed_out` receivers (statistics, ratings) instead of
+    each game's ``game_finished`` and ``match_finished``. A batch costs the same number
+    of statements whatever its size. Games of money sessions (a time-out loses only the
+    game and the session goes on: the next game starts) and games that are not overdue
+    are left alone: returns the games ended, in the given order.
     """
     ended: list[Game] = []
     events: list[GameEvent] = []
     notes: list[dict[str, Any]] = []
+    game_fields: set[str] = set()
+    match_fields: set[str] = set()
     for game in games:
-        match = game.match
-        if match.is_money or not _is_overdue(game, now):
+        if game.match.is_money:
             continue
-        loser = game.turn_color
-        state = _state_of(match, game)
-        events.append(_event(game, GameEvent.Kind.TIMEOUT, now, color=int(loser)))
-        outcome = state.outcome_for_timeout(loser)
-        _score_game(game, state, outcome, now, events)
-        _end_match(match, outcome, now)
-        notes += _end_notes(game, outcome, match_over=True)
+        game_was, match_was = _values(game), _values(game.match)
+        ending = _time_out(game, now)
+        if ending is None:
+            continue
+        game_fields |= _changed(game, game_was)
+        match_fields |= _changed(game.match, match_was)
+        events += ending.events
+        notes += ending.notes
         ended.append(game)
     if not ended:
         return ended
     matches = [game.match for game in ended]
-    rows_insert(GameEvent, events)
-    rows_update(Game, ended, GAME_END_FIELDS)
-    rows_update(Match, matches, MATCH_END_FIELDS)
+    GameEvent.objects.bulk_create(events)
+    Game.objects.bulk_update(ended, sorted(game_fields))
+    Match.objects.bulk_update(matches, sorted(match_fields))
     notify_many(notes, now=now)
     games_timed_out.send(sender=Game, games=ended, matches=matches, now=now)
     return ended

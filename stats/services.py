@@ -17,7 +17,6 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 
 from gammon import Termination
-from matches.bulk import rows_insert, rows_update
 from matches.models import Game, Match
 
 from .maths import fibs_rating_change
@@ -322,9 +321,8 @@ def ratings_apply_many(*, matches: Iterable[Match], now: datetime) -> None:
         changed[match.white_id] = rows[match.white_id]
         changed[match.black_id] = rows[match.black_id]
     fields = ["rated_matches"] if all(m.result == "draw" for m in rated) else RATING_FIELDS
-    rows_update(PlayerStats, [changed[pid] for pid in sorted(changed)], fields)
-    if history:
-        rows_insert(RatingHistory, history)
+    PlayerStats.objects.bulk_update([changed[pid] for pid in sorted(changed)], fields)
+    RatingHistory.objects.bulk_create(history)
 
 
 def _rate(match: Match, rows: dict[int, PlayerStats], now: datetime) -> list[RatingHistory]:

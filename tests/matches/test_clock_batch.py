@@ -1,5 +1,5 @@
-"""The expiry sweep ends match-play games in set-based batches
-(``services.games_time_out_batch``): it must store exactly what the per-game service
+"""The expiry sweep ends match-play games in batches (``services.games_time_out_batch``,
+ORM bulk writes): it must store exactly what the per-game service
 (``services.game_time_out``) stores, in a number of statements that does not grow with
 the batch."""
 
@@ -14,7 +14,7 @@ from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from matches import bulk, clock, services
+from matches import clock, services
 from matches.models import Challenge, Game, GameEvent, Match, Notification
 from stats.models import Counter, PlayerStats, RatingHistory
 from tests.factories import UserFactory
@@ -94,13 +94,7 @@ def _run(monkeypatch: pytest.MonkeyPatch, expire: Any, check: Any = None) -> dic
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("copy_min_rows", [bulk.COPY_MIN_ROWS, 1], ids=["insert", "copy"])
-def test_the_batch_sweep_stores_what_the_per_game_service_stores(
-    monkeypatch, copy_min_rows: int
-) -> None:
-    """With ``copy_min_rows`` 1, every batch write on PostgreSQL goes through ``COPY``."""
-    monkeypatch.setattr(bulk, "COPY_MIN_ROWS", copy_min_rows)
-
+def test_the_batch_sweep_stores_what_the_per_game_service_stores(monkeypatch) -> None:
     def sweep() -> None:
         assert clock.games_expire_overdue(now=LATER, batch=4) == 6  # two batches
 
@@ -130,7 +124,6 @@ def _overdue_matches(count: int, *, offset: int) -> None:
 
 @pytest.mark.django_db
 def test_a_batch_costs_the_same_statements_whatever_its_size(monkeypatch) -> None:
-    monkeypatch.setattr(bulk, "COPY_MIN_ROWS", 1)  # both sizes take the same insert path
     counts = []
     for offset, size in ((0, 3), (100, 12)):
         _overdue_matches(size, offset=offset)
@@ -138,10 +131,9 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(monkeypatch) -> Non
             assert clock.games_expire_overdue(now=NOW) == size
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
-    # 16 per batch (on PostgreSQL 3 of them reserve the keys of the COPYs; the counters
-    # are locked, then bumped), plus BEGIN, a savepoint and its release, and the last,
-    # empty claim with its own three.
-    assert counts[0] <= 22, [q["sql"][:80] for q in queries.captured_queries]
+    # 12 per batch, plus BEGIN, a savepoint and its release, and the last, empty claim
+    # with its own three.
+    assert counts[0] <= 18, [q["sql"][:80] for q in queries.captured_queries]
 
 
 @pytest.mark.django_db
