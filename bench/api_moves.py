@@ -18,8 +18,8 @@
 4. Starts gunicorn (``--workers`` sync workers, ``DJANGO_ENV=production``, DEBUG off,
    e-mail to the ``dummy:`` backend, ``REDIS_URL`` set to ``--redis-url``, a spare Redis
    database, as production runs: the cache is Redis, and after the commit each
-   notification e-mail's id is listed in Redis for a worker, with one delivery task
-   per burst; no worker runs, so that is the request's whole cost of it) with
+   notification e-mail gets its own Celery delivery task; no worker runs, so that is
+   the request's whole cost of it) with
    ``bench.bare_settings``: the project's settings and URLs plus
    ``/bench/bare-move/<id>``. That Redis database must be empty at the start;
    it is flushed at the end.
@@ -602,16 +602,12 @@ def main() -> None:
                 server.wait()
         connection.close()
         queued = redis_client.llen("email")
-        listed = redis_client.llen("bg:outbox:ready")  # matches.notifications.READY_KEY
         redis_client.flushdb()
         if not args.keep_db:
             drop_database(args.admin_url, args.db)
 
     print()
-    print(
-        f"Redis {args.redis_url}: {listed:,} e-mail rows listed for a worker and {queued:,} "
-        "delivery tasks left queued (no worker ran), flushed"
-    )
+    print(f"Redis {args.redis_url}: {queued:,} delivery tasks left queued (no worker ran), flushed")
     print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
     print(
         f"  {profile['queries']:g} SQL statements per move (max {profile['queries_max']}), "

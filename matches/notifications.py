@@ -1,11 +1,9 @@
 """The notification outbox: written with the change, delivered after the commit.
 
 - :func:`notify` writes one :class:`~matches.models.Notification` row inside the
-  caller's transaction and, after the commit, hands it to a worker
-  (:func:`deliver_soon`): with Redis, its id goes on a Redis list and one
-  ``matches.tasks.email_deliver_ready`` task per burst delivers every id listed; without
-  Redis, ``email_deliver`` runs for it in-process. This never raises: with Redis down
-  the row stays ``pending``.
+  caller's transaction and, after the commit, sends one ``matches.tasks.email_deliver``
+  task for it (:func:`enqueue`; without Redis the task runs in-process). This never
+  raises nor blocks: with the broker down the row stays ``pending`` for the sweeper.
 - :func:`notification_deliver` claims the row (``pending -> sending``, a conditional
   update), sends, then marks it ``sent``. No lock is held across the SMTP exchange.
   A failed send goes back to ``pending`` with an exponential back-off; after
@@ -26,6 +24,7 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -128,84 +127,18 @@ def _notification(
 
 
 def _enqueue_on_commit(rows: Iterable[Notification]) -> None:
-    """After the commit, the e-mail rows go to a worker (never raises, see :func:`deliver_soon`)."""
-    ids = [row.pk for row in rows if row.delivery == Delivery.EMAIL]
-    if ids:
-        transaction.on_commit(lambda: deliver_soon(ids), robust=True)
-
-
-#: Redis keys of :func:`deliver_soon`: the ids waiting for a worker, and the flag that
-#: says a delivery task for them is already on its way.
-READY_KEY = "bg:outbox:ready"
-KICK_KEY = "bg:outbox:kick"
-#: Should a delivery task be lost, the flag lapses after this and the next burst sends
-#: another; the rows themselves are never lost (the sweeper).
-KICK_TTL_MS = 30_000
-_redis_clients: dict[str, Any] = {}
-
-
-def _redis() -> Any:
-    """A client of the broker's Redis (one per URL and process, thread-safe). It fails
-    fast, with no retries: a move must not wait for a broker that is down."""
-    from backgammon.celery import app
-
-    url = app.conf.broker_url
-    client = _redis_clients.get(url)
-    if client is None:
-        import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        client = redis.Redis.from_url(
-            url, socket_connect_timeout=2, socket_timeout=5, retry=Retry(NoBackoff(), 0)
-        )
-        _redis_clients[url] = client
-    return client
-
-
-def deliver_soon(ids: list[int]) -> bool:
-    """Have a worker deliver the e-mail rows ``ids`` (just committed). Never raises.
-
-    A move costs one Redis round trip, not a Celery message: the ids go on the list
-    :data:`READY_KEY` and the flag :data:`KICK_KEY` is set if it was not; only the
-    caller that set it sends ``email_deliver_ready``, which clears the flag and then
-    delivers every id on the list. An id pushed while the flag was set is on the list
-    before the task clears the flag, so that task (or the next) delivers it. Without a
-    broker (tasks run in-process), or with one that is not Redis, each row gets its own
-    task through :func:`enqueue`.
-    Whatever fails here, the rows stay ``pending`` and the sweeper sends them.
-    """
-    from .tasks import email_deliver, email_deliver_ready
-
-    conf = email_deliver.app.conf
-    if conf.task_always_eager or not str(conf.broker_url).startswith(("redis://", "rediss://")):
-        return all([enqueue(pk) for pk in ids])  # in-process, or a broker that is not Redis
-    try:
-        pipe = _redis().pipeline(transaction=False)
-        pipe.rpush(READY_KEY, *ids)
-        pipe.set(KICK_KEY, 1, nx=True, px=KICK_TTL_MS)
-        _, kicked = pipe.execute()
-        if kicked:
-            email_deliver_ready.apply_async(retry=False)
-    except Exception:  # Redis is down or unreachable: the rows stay pending
-        log.warning("could not hand notifications %s to a worker; the sweeper will", ids)
-        return False
-    return True
-
-
-def ready_ids(batch: int = 100) -> list[int]:
-    """For ``email_deliver_ready``: clear the flag, then take the ids listed, up to
-    ``batch`` at a time (an empty list once none is left)."""
-    client = _redis()
-    pipe = client.pipeline(transaction=False)
-    pipe.delete(KICK_KEY)
-    pipe.lpop(READY_KEY, batch)
-    _, popped = pipe.execute()
-    return [int(pk) for pk in popped or ()]
+    """After the commit, each e-mail row gets its own delivery task (:func:`enqueue`,
+    which never raises: a broker that is down leaves the row to the sweeper)."""
+    for row in rows:
+        if row.delivery == Delivery.EMAIL:
+            transaction.on_commit(partial(enqueue, row.pk), robust=True)
 
 
 def enqueue(notification_id: int, countdown: float | None = None) -> bool:
-    """Send the delivery task to the broker. Never raises: the sweeper is the fallback."""
+    """Send the delivery task to the broker. Never raises and never waits long: one
+    attempt (``retry=False``), bounded by the broker's connect and socket timeouts
+    (``CELERY_BROKER_TRANSPORT_OPTIONS``); a failure is logged and the row stays
+    ``pending`` for the sweeper."""
     from .tasks import email_deliver
 
     try:

@@ -59,23 +59,6 @@ def email_deliver(notification_id: int) -> str:
 
 
 @shared_task(ignore_result=True)
-def email_deliver_ready() -> int:
-    """Deliver every row :func:`~matches.notifications.deliver_soon` listed; returns how many.
-
-    A row listed but not yet claimed when a worker dies stays ``pending`` and the sweeper
-    sends it; a row claimed twice is sent once (the claim).
-    """
-    from .notifications import ready_ids
-
-    done = 0
-    while ids := ready_ids():
-        for pk in ids:
-            email_deliver(pk)  # the task's body, here in this worker
-            done += 1
-    return done
-
-
-@shared_task(ignore_result=True)
 def email_sweep(now: str | None = None) -> int:
     from .notifications import notifications_sweep
 

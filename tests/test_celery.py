@@ -82,18 +82,15 @@ def test_handing_an_email_to_a_redis_that_never_answers_gives_up(mute_redis: str
     results: list[bool] = []
     try:
         call = threading.Thread(
-            target=lambda: results.extend(
-                [notifications.deliver_soon([1]), notifications.enqueue(1)]
-            ),
+            target=lambda: results.append(notifications.enqueue(1)),
             daemon=True,
         )
         call.start()
         call.join(60)
         assert not call.is_alive(), "the hand-off did not give up"
-        assert results == [False, False]
+        assert results == [False]
     finally:
         app.conf.broker_url = app.conf.broker_write_url = app.conf.broker_read_url = previous[0]
         app.conf.task_always_eager = previous[1]
         app._pool = None
         app.amqp._producer_pool = None
-        notifications._redis_clients.pop(mute_redis, None)

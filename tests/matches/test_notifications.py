@@ -235,83 +235,63 @@ def test_the_unsubscribe_link_turns_emails_off_and_dies_when_the_preference_chan
     assert player.notify == User.Notify.DIGEST
 
 
-@pytest.mark.redis
-def test_a_burst_of_rows_is_listed_in_redis_for_one_delivery_task(monkeypatch) -> None:
-    import os
-    import uuid
-
-    from backgammon.celery import app
+def test_each_email_row_gets_its_own_task_after_the_commit(
+    monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
+) -> None:
     from matches import tasks
 
-    suffix = uuid.uuid4().hex[:8]
-    monkeypatch.setattr(notifications, "READY_KEY", f"test:ready:{suffix}")
-    monkeypatch.setattr(notifications, "KICK_KEY", f"test:kick:{suffix}")
+    sent: list[tuple[object, dict[str, object]]] = []
+    monkeypatch.setattr(
+        tasks.email_deliver, "apply_async", lambda args, **kw: sent.append((args, kw))
+    )
+    opponent.notify = User.Notify.EVERY
+    opponent.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        rows = [
+            notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
+            for _ in range(2)
+        ]
+        assert sent == []  # nothing before the commit
+    assert [args for args, _ in sent] == [(rows[0].pk,), (rows[1].pk,)]
+    assert all(kw["retry"] is False for _, kw in sent)  # one attempt, no retry loop
+
+
+def test_a_publish_that_fails_never_fails_the_request_and_the_row_waits(
+    monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
+) -> None:
+    from matches import tasks
+
+    def broker_down(*args: object, **kwargs: object) -> None:
+        raise ConnectionRefusedError("the broker is down")
+
+    monkeypatch.setattr(tasks.email_deliver, "apply_async", broker_down)
+    opponent.notify = User.Notify.EVERY
+    opponent.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        row = notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
+    row.refresh_from_db()  # committed, and left for the sweeper
+    assert (row.delivery, row.status, row.attempts) == ("email", "pending", 0)
     sent: list[object] = []
-    monkeypatch.setattr(tasks.email_deliver_ready, "apply_async", lambda **kw: sent.append(kw))
-    previous = app.conf.broker_url
-    app.conf.broker_url, app.conf.task_always_eager = os.environ["REDIS_URL"], False
-    client = notifications._redis()
-    try:
-        assert notifications.deliver_soon([1, 2]) is True
-        assert notifications.deliver_soon([3]) is True
-        assert len(sent) == 1  # the second burst found the task on its way
-        assert client.pttl(notifications.KICK_KEY) > 0  # the flag lapses if the task is lost
-        # The task clears the flag first, then takes every id listed.
-        assert notifications.ready_ids(batch=2) == [1, 2]
-        assert client.get(notifications.KICK_KEY) is None
-        assert notifications.deliver_soon([4]) is True  # after the clear: a new task
-        assert len(sent) == 2
-        assert notifications.ready_ids() == [3, 4]
-        assert notifications.ready_ids() == []
-    finally:
-        client.delete(notifications.READY_KEY, notifications.KICK_KEY)
-        app.conf.broker_url, app.conf.task_always_eager = previous, True
+    monkeypatch.setattr(tasks.email_deliver, "apply_async", lambda args, **kw: sent.append(args))
+    notifications_sweep(now=NOW + timedelta(minutes=10))
+    assert sent == [(row.pk,)]
 
 
-def test_with_the_broker_down_the_rows_wait_for_the_sweeper() -> None:
+def test_with_the_broker_unreachable_the_hand_off_gives_up_at_once() -> None:
     import time
 
     from backgammon.celery import app
 
     previous = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:9/0"  # nobody listens there
+    app.conf.broker_url = "redis://127.0.0.1:9/0"  # a closed port: nobody listens there
     app.conf.task_always_eager = False
+    app._pool = None
+    app.amqp._producer_pool = None
     try:
         started = time.monotonic()
-        assert notifications.deliver_soon([1]) is False
+        assert notifications.enqueue(1) is False
         assert time.monotonic() - started < 3
     finally:
         app.conf.broker_url, app.conf.task_always_eager = previous, True
-
-
-def test_the_delivery_task_sends_every_listed_row(
-    monkeypatch, player: User, opponent: User
-) -> None:
-    from matches import tasks
-
-    rows = [
-        notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
-        for _ in range(3)
-    ]
-    batches = [[rows[0].pk, rows[1].pk], [rows[2].pk, rows[0].pk], []]
-    monkeypatch.setattr(notifications, "ready_ids", lambda batch=100: batches.pop(0))
-    mail.outbox.clear()
-    assert tasks.email_deliver_ready() == 4  # a row listed twice is claimed, and sent, once
-    assert len(mail.outbox) == 3
-    assert {r.status for r in Notification.objects.filter(pk__in=[r.pk for r in rows])} == {"sent"}
-
-
-def test_a_broker_that_is_not_redis_gets_one_task_per_row(monkeypatch) -> None:
-    from backgammon.celery import app
-
-    queued: list[int] = []
-    monkeypatch.setattr(
-        notifications, "enqueue", lambda pk, countdown=None: queued.append(pk) or True
-    )
-    previous = app.conf.broker_url
-    app.conf.broker_url, app.conf.task_always_eager = "amqp://guest@127.0.0.1//", False
-    try:
-        assert notifications.deliver_soon([7, 8]) is True
-    finally:
-        app.conf.broker_url, app.conf.task_always_eager = previous, True
-    assert queued == [7, 8]
+        app._pool = None
+        app.amqp._producer_pool = None
