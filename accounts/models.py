@@ -57,10 +57,6 @@ class User(AbstractUser):
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=30
     )
-    # Raised (post_save of Vacation) to the end of every vacation stored, never lowered:
-    # while it is unset or past, the player has no vacation to come, and the clock of a
-    # move reads no vacation rows (it is read on every move, with the players).
-    vacations_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -9,8 +9,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -47,24 +45,6 @@ class Vacation(models.Model):
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1
-
-
-@receiver(post_save, sender=Vacation, dispatch_uid="matches.vacation_marker")
-def _raise_vacations_until(sender: type, instance: Vacation, **kwargs: object) -> None:
-    """Raise the player's ``vacations_until`` to this vacation's end, whoever stores it
-    (the services, the admin, ``loaddata``): the clock trusts it to skip the query.
-    (``bulk_create`` sends no signal: do not store vacations that way.)"""
-    from django.contrib.auth import get_user_model
-    from django.db.models.functions import Coalesce, Greatest
-
-    ends_at = instance.ends_at
-    get_user_model().objects.filter(pk=instance.user_id).update(
-        vacations_until=Greatest(Coalesce("vacations_until", ends_at), ends_at)
-    )
-    user = instance._state.fields_cache.get("user")
-    if user is not None:
-        until = user.vacations_until
-        user.vacations_until = ends_at if until is None else max(until, ends_at)
 
 
 class Notification(models.Model):

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -37,7 +38,7 @@ from gammon import (
 
 from . import timecontrol
 from .errors import Conflict, Forbidden, InvalidAction, NotFound, from_rules_error
-from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification
+from .models import Challenge, Game, GameEvent, GameMessage, Match, Notification, Vacation
 from .notifications import notify, notify_many
 from .signals import (
     dice_rolled,
@@ -391,20 +392,30 @@ def _roll(game: Game, now: datetime, depth: int = 0) -> None:
     _after_roll(game, now, depth + 1)
 
 
-def _lock(game_id: int, user: User, expected_ply: int | None) -> tuple[Game, Color]:
+def _lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> tuple[Game, Color]:
     """Lock the game row; check the user plays in it, it is live, and the ply is current.
 
     The game and its match are locked; the players come in the same query, unlocked, for
-    the checks, the notification rows and the API's response.
+    the checks, the notification rows and the API's response, with whether each has a
+    vacation ending after ``now`` (an ``Exists`` on the index ``vacation_user_end``), so
+    the clock reads a player's vacations only when there are some
+    (:func:`timecontrol.away_intervals_of`).
     """
+    ahead = Vacation.objects.filter(ends_at__gt=now)
     game = (
         Game.objects.select_for_update(of=("self", "match"))
         .select_related("match", "match__white", "match__black")
+        .annotate(
+            white_away=Exists(ahead.filter(user_id=OuterRef("match__white_id"))),
+            black_away=Exists(ahead.filter(user_id=OuterRef("match__black_id"))),
+        )
         .filter(pk=game_id)
         .first()
     )
     if game is None:
         raise NotFound(_("No such game."))
+    game.match.white.vacation_ahead = game.white_away
+    game.match.black.vacation_ahead = game.black_away
     color = game.match.color_of(user)
     if color is None:
         raise Forbidden(_("You are not playing in this game."))
@@ -449,7 +460,7 @@ def _save(game: Game, now: datetime) -> Game:
 @transaction.atomic
 def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     """Roll the dice instead of doubling."""
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     _require_turn(game, color, Game.State.ROLLING)
     _roll(game, now)
     _notify_turn(game, now, actor=color)
@@ -461,7 +472,7 @@ def game_play_move(
     *, game_id: int, player: User, play_text: str, expected_ply: int | None, now: datetime
 ) -> Game:
     """Play ``play_text`` with the stored dice; the engine decides whether it is legal."""
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     _require_turn(game, color, Game.State.MOVING)
     position = game.position()
     try:
@@ -484,7 +495,7 @@ def game_play_move(
 
 @transaction.atomic
 def game_double(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     state = _state_of(game.match, game)
     if game.turn == int(color) and game.state != Game.State.DOUBLED:
         # The cube first: where it may not be turned the server already rolled, and
@@ -505,7 +516,7 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
 
 @transaction.atomic
 def game_take(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     _require_turn(game, color, Game.State.DOUBLED)
     game.cube_value *= 2
     game.cube_owner = int(color)
@@ -520,7 +531,7 @@ def game_take(*, game_id: int, player: User, expected_ply: int | None, now: date
 
 @transaction.atomic
 def game_drop(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     _require_turn(game, color, Game.State.DOUBLED)
     _append(game, GameEvent.Kind.DROP, now, color=int(color), value=game.cube_value)
     state = _state_of(game.match, game)
@@ -538,7 +549,7 @@ def game_resign(
     whole_match: bool = False,
 ) -> Game:
     """Resign the game (gammon if none borne off, else single, times the cube) or the match."""
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     state = _state_of(game.match, game)
     if whole_match and not game.match.is_money:
         outcome = Outcome(color.other, Termination.RESIGN, state.away(color.other))
@@ -570,7 +581,7 @@ def match_offer_draw(
     *, game_id: int, player: User, expected_ply: int | None, now: datetime
 ) -> Game:
     """Propose that the whole match end as a draw; the opponent may accept."""
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     match = game.match
     if match.draw_offered_by is not None:
         raise Conflict(_("A draw has already been offered."), code="draw_pending")
@@ -591,7 +602,7 @@ def match_offer_draw(
 def match_answer_draw(
     *, game_id: int, player: User, expected_ply: int | None, now: datetime, accept: bool
 ) -> Game:
-    game, color = _lock(game_id, player, expected_ply)
+    game, color = _lock(game_id, player, expected_ply, now)
     match = game.match
     if match.draw_offered_by is None or match.draw_offered_by == int(color):
         raise InvalidAction(_("There is no draw offer for you to answer."), code="no_draw_offer")

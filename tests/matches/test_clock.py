@@ -261,66 +261,40 @@ def test_the_api_shows_the_clock_and_that_the_player_is_away(
 
 
 @pytest.mark.django_db
-def test_every_vacation_stored_raises_the_players_marker_that_spares_the_clock_a_query() -> None:
-    import importlib
-
-    from django.apps import apps
+def test_a_move_honours_a_vacation_however_it_was_stored_and_reads_none_without(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clock reads ``matches.Vacation`` itself (no marker on the user that a
+    ``bulk_create`` would leave unset), and only for a player who has one to come."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from tests.factories import UserFactory
 
-    player = UserFactory(username="dora")
-    assert player.vacations_until is None
-    with CaptureQueriesContext(connection) as queries:
-        assert timecontrol.away_intervals_of(player, NOW) == []
-    assert len(queries) == 0
+    from .clock_helpers import start_game, white_opens
 
-    def store(start: date, days: int) -> Vacation:  # as the admin does: the model's save()
-        starts_at, ends_at = timecontrol.vacation_instants(
-            start, start + timedelta(days=days - 1), "UTC"
-        )
-        return Vacation.objects.create(
-            user=User.objects.get(pk=player.pk),
-            start=start,
-            end=start + timedelta(days=days - 1),
-            starts_at=starts_at,
-            ends_at=ends_at,
-            created_at=NOW,
-        )
-
-    later = store(NOW.date() + timedelta(days=10), 3)
-    store(NOW.date() + timedelta(days=2), 2)  # ends sooner: the marker stays
-    player.refresh_from_db()
-    assert player.vacations_until == later.ends_at
-    with CaptureQueriesContext(connection) as queries:
-        away = timecontrol.away_intervals_of(player, NOW)
-    assert len(queries) == 1 and len(away) == 2 and away[-1] == (later.starts_at, later.ends_at)
-    with CaptureQueriesContext(connection) as queries:
-        assert timecontrol.away_intervals_of(player, later.ends_at) == []
-    assert len(queries) == 0
-
-    # loaddata saves raw (no save() of the model's own): the marker still follows.
-    starts_at, ends_at = timecontrol.vacation_instants(
-        NOW.date() + timedelta(days=40), NOW.date() + timedelta(days=41), "UTC"
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = start_game(
+        monkeypatch, alice, bob, (3, 1), (6, 5), length=3, cube_limit=1, days_per_move=1
     )
-    loaded = Vacation(
-        user_id=player.pk,
-        start=NOW.date() + timedelta(days=40),
-        end=NOW.date() + timedelta(days=41),
-        starts_at=starts_at,
-        ends_at=ends_at,
-        created_at=NOW,
-    )
-    loaded.save_base(raw=True)
-    player.refresh_from_db()
-    assert player.vacations_until == ends_at
-    later = loaded
+    with CaptureQueriesContext(connection) as queries:
+        plain = white_opens(monkeypatch, game, alice, NOW)
+    reads = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in reads if sql.startswith('SELECT "matches_vacation"')]
+    assert plain.deadline_at == NOW + timedelta(days=1)
 
-    # The migration that sets the marker from the vacations already stored.
-    User.objects.update(vacations_until=None)
-    fill = importlib.import_module("matches.migrations.0006_vacations_until_fill").fill
-    fill(apps, None)
-    player.refresh_from_db()
-    assert player.vacations_until == later.ends_at
-    assert User.objects.exclude(pk=player.pk).filter(vacations_until__isnull=False).count() == 0
+    other = start_game(
+        monkeypatch, alice, bob, (3, 1), (6, 5), length=3, cube_limit=1, days_per_move=1
+    )
+    start, end = NOW.date() + timedelta(days=1), NOW.date() + timedelta(days=2)
+    starts_at, ends_at = timecontrol.vacation_instants(start, end, "UTC")
+    Vacation.objects.bulk_create(  # no save(), no signal
+        [
+            Vacation(
+                user=bob, start=start, end=end, starts_at=starts_at, ends_at=ends_at, created_at=NOW
+            )
+        ]
+    )
+    moved = white_opens(monkeypatch, other, alice, NOW)
+    # Bob's day to move runs before and after his two days away.
+    assert moved.turn == 1 and moved.deadline_at == NOW + timedelta(days=3)
