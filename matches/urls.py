@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches import message_views, views
+from matches import views
 
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
@@ -18,9 +18,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/board.svg", views.game_board_svg, name="game_board_svg"),
-    path(
-        "games/<int:game_id>/messages/", message_views.game_message_post, name="game_message_post"
-    ),
+    path("games/<int:game_id>/messages/", views.game_message_post, name="game_message_post"),
     path("games/<int:game_id>/swap-dice/", views.game_swap_dice, name="game_swap_dice"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -28,10 +28,10 @@ from gammon import Color, Play, Position, RulesError, parse_play
 
 from . import selectors, services
 from .board_svg import LastMove, board_geometry, board_svg, last_move_text
-from .errors import ServiceError
-from .forms import ChallengeForm, GameActionForm
-from .message_views import game_messages_context
-from .models import Game, GameEvent, Match, Vacation
+from .errors import InvalidAction, ServiceError
+from .forms import ChallengeForm, GameActionForm, GameMessageForm
+from .models import Game, GameEvent, GameMessage, Match, Vacation
+from .notifications import notifications_mark_messages_read
 from .replay import ReplayError, replay_events
 
 SWAP_DICE = "matches.swap_dice"
@@ -622,3 +622,46 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "color": match.color_of(request.user),
         },
     )
+
+
+def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
+    """What the game page shows of the messages: only to the two players (one query).
+
+    A player who is shown them has read them: their ``message_received`` notices for
+    this game are marked read (one UPDATE), so the next message tells them again.
+    """
+    rows = selectors.game_messages(game, user)
+    color = game.match.color_of(user)
+    if rows is None or color is None:  # not one of the two players
+        return {"game_messages": None}
+    notifications_mark_messages_read(user=user, game=game, now=timezone.now())
+    return {
+        "game_messages": rows,
+        "message_max_length": GameMessage.MAX_LENGTH,
+        "message_opponent": game.match.player(color.other),
+    }
+
+
+@require_POST
+@login_required
+def game_message_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Post a message, then back to the game page.
+
+    A refusal is the game page again with the reason on top and the error's status (a
+    game that does not exist: the 404 page), and nothing stored.
+    """
+    user = request.user
+    assert isinstance(user, User)
+    form = GameMessageForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise InvalidAction(form.errors["text"][0], code="invalid_message")
+        services.game_message_post(
+            game_id=game_id, author=user, text=form.cleaned_data["text"], now=timezone.now()
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        if error.status == 404:
+            raise Http404(str(error)) from error
+        return _render_game(request, _load_game(game_id), status=error.status)
+    return redirect(reverse("game_detail", args=[game_id]) + "#messages")
