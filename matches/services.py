@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
@@ -101,6 +102,8 @@ def challenge_create(
         raise InvalidAction(
             _("Jacoby and automatic doubles are options of money sessions."), code="money_only"
         )
+    if "\x00" in message:  # PostgreSQL cannot store it: refused here, not as a DataError
+        raise InvalidAction(_("The message may not contain NUL characters."), code="message")
     challenge = Challenge(
         challenger=challenger,
         opponent=opponent,
@@ -116,7 +119,10 @@ def challenge_create(
         created_at=now,
         expires_at=now + validity,
     )
-    challenge.full_clean(exclude=["match"])
+    try:
+        challenge.full_clean(exclude=["match"])
+    except ValidationError as error:  # a model rule the checks above do not name yet
+        raise InvalidAction(error.messages[0], code="invalid_challenge") from error
     challenge.save()
     if opponent is not None:
         notify(

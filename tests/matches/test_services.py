@@ -179,6 +179,7 @@ def test_resigning_with_none_borne_off_is_a_gammon_whoever_is_on_turn(
         ({"cube_limit": None, "length": 5}, "cube"),
         ({"jacoby": True, "length": 5}, "money_only"),
         ({"automatic_doubles": True, "length": 7}, "money_only"),
+        ({"message": "hello\x00"}, "message"),  # a DataError (500) on PostgreSQL before
     ],
 )
 def test_a_challenge_with_bad_options_is_refused(
