@@ -4,8 +4,9 @@
     python3 dev.py run            set up, migrate, load demo data, serve on 127.0.0.1:$PORT (8000)
     python3 dev.py test [ARGS]    set up, then run the test suite (ARGS go to pytest)
     python3 dev.py check          set up, then the guards CI runs before the tests: ruff,
-                                  mypy --strict gammon, makemigrations --check, and the
-                                  wheel installed in a fresh venv running check and migrate
+                                  mypy --strict gammon, mypy on the apps, makemigrations
+                                  --check, and the wheel installed in a fresh venv running
+                                  check and migrate
 
 Set-up creates .venv if it is missing and installs the project with its dev extra;
 the install is skipped while pyproject.toml is unchanged since the last one. It then
@@ -172,6 +173,10 @@ def check_wheel(python: Path, tmp: Path) -> None:
     run([vpython, "-c", INSTALLED_PROBE], cwd=site, env=env)
 
 
+#: The Django apps that the second mypy run checks (default mode, pyproject's flags).
+MYPY_APPS = ["backgammon", "accounts", "stats", "moderation"]
+
+
 def cmd_check(args: list[str]) -> int:
     """The guards CI runs before the tests; each one stops the run when it fails."""
     python = setup()
@@ -179,6 +184,9 @@ def cmd_check(args: list[str]) -> int:
         ("ruff check", [bin_path(VENV, "ruff"), "check", "."]),
         ("ruff format --check", [bin_path(VENV, "ruff"), "format", "--check", "."]),
         ("mypy --strict gammon", [bin_path(VENV, "mypy"), "--strict", "gammon"]),
+        # The apps, with django-stubs and djangorestframework-stubs ([tool.mypy] in
+        # pyproject.toml). matches/ is left out until it is split (issue 13).
+        ("mypy apps", [bin_path(VENV, "mypy"), *MYPY_APPS]),
         ("makemigrations --check", [python, "manage.py", "makemigrations", "--check", "--dry-run"]),
     ]
     for name, command in steps:

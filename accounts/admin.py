@@ -11,7 +11,7 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ["is_active", "is_staff", "language", "notify", "date_joined"]
     search_fields = ["username", "email", "display_name"]
     fieldsets = [
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),  # Django's UserAdmin sets them; the stubs allow None
         (
             _("Preferences"),
             {

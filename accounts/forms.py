@@ -58,6 +58,6 @@ class LoginForm(AllauthLoginForm):
         super().__init__(*args, **kwargs)
         login = self.fields["login"]
         if getattr(login, "max_length", None) is None:
-            login.max_length = LOGIN_MAX_LENGTH  # type: ignore[attr-defined]
+            login.max_length = LOGIN_MAX_LENGTH
             login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
             login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)

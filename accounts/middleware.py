@@ -50,9 +50,9 @@ class UserPreferencesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
-        signed_in = user is not None and user.is_authenticated
-        if signed_in:
-            activate_user_preferences(request, user)
+        player = user if isinstance(user, User) and user.is_authenticated else None
+        if player is not None:
+            activate_user_preferences(request, player)
         else:
             timezone.deactivate()
         try:
@@ -60,7 +60,7 @@ class UserPreferencesMiddleware:
         finally:
             timezone.deactivate()
         after = getattr(request, "user", None)  # a log-in or log-out may have changed it
-        if signed_in or (after is not None and after.is_authenticated):
+        if player is not None or (after is not None and after.is_authenticated):
             remember_language(request, response)
         return response
 

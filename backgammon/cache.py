@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from datetime import timedelta
+from typing import Any, TypeAlias, TypeVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
@@ -40,6 +41,10 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5.0
 
 T = TypeVar("T")
+
+#: The key and timeout types of ``RedisCacheClient``'s methods (as in django-stubs).
+Key: TypeAlias = str | bytes | memoryview
+Expiry: TypeAlias = int | timedelta
 
 #: Per server list: the monotonic time before which Redis is not tried again.
 _unavailable_until: dict[tuple[str, ...], float] = {}
@@ -69,40 +74,51 @@ class ResilientRedisCacheClient(RedisCacheClient):
             )
             return empty
 
-    def add(self, key: str, value: Any, timeout: int | None) -> bool:
+    def add(self, key: Key, value: Any, timeout: Expiry | None) -> bool:
         return self._guard("add", lambda: RedisCacheClient.add(self, key, value, timeout), True)
 
-    def get(self, key: str, default: Any) -> Any:
+    def get(self, key: Key, default: Any) -> Any:
         return self._guard("get", lambda: RedisCacheClient.get(self, key, default), default)
 
-    def set(self, key: str, value: Any, timeout: int | None) -> None:
+    def set(self, key: Key, value: Any, timeout: Expiry | None) -> None:
         self._guard("set", lambda: RedisCacheClient.set(self, key, value, timeout), None)
 
-    def touch(self, key: str, timeout: int | None) -> bool:
-        return self._guard("touch", lambda: RedisCacheClient.touch(self, key, timeout), False)
+    def touch(self, key: Key, timeout: Expiry | None) -> bool:
+        # None (no expiry) is what RedisCache.touch passes for timeout=None, and Django's
+        # client handles it; django-stubs leave None out of this one parameter.
+        return self._guard(
+            "touch",
+            lambda: RedisCacheClient.touch(self, key, timeout),  # type: ignore[arg-type]
+            False,
+        )
 
-    def delete(self, key: str) -> bool:
+    def delete(self, key: Key) -> bool:
         return self._guard("delete", lambda: RedisCacheClient.delete(self, key), False)
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
-        keys = list(keys)
-        return self._guard("get_many", lambda: RedisCacheClient.get_many(self, keys), {})
+    def get_many(self, keys: Iterable[Key]) -> dict[Key, Any]:
+        listed = list(keys)
+        return self._guard("get_many", lambda: RedisCacheClient.get_many(self, listed), {})
 
-    def has_key(self, key: str) -> bool:
+    def has_key(self, key: Key) -> bool:
         return self._guard("has_key", lambda: RedisCacheClient.has_key(self, key), False)
 
-    def incr(self, key: str, delta: int) -> int:
+    def incr(self, key: Key, delta: int) -> int:
         value: int | None = self._guard(
             "incr", lambda: RedisCacheClient.incr(self, key, delta), None
         )
         if value is None:  # as for a key that is not there
-            raise ValueError(f"Key '{key}' not found.")
+            raise ValueError(f"Key {key!r} not found.")
         return value
 
-    def set_many(self, data: dict[str, Any], timeout: int | None) -> None:
-        self._guard("set_many", lambda: RedisCacheClient.set_many(self, data, timeout), None)
+    def set_many(self, data: Mapping[Key, Any], timeout: Expiry | None) -> None:
+        # None as in touch: RedisCache.set_many passes it for timeout=None.
+        self._guard(
+            "set_many",
+            lambda: RedisCacheClient.set_many(self, data, timeout),  # type: ignore[arg-type]
+            None,
+        )
 
-    def delete_many(self, keys: list[str]) -> None:
+    def delete_many(self, keys: Iterable[Key]) -> None:
         self._guard("delete_many", lambda: RedisCacheClient.delete_many(self, keys), None)
 
     def clear(self) -> bool:

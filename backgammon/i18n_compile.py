@@ -140,10 +140,10 @@ def mo_bytes(entries: list[Entry]) -> bytes:
     count = len(keys)
     ids = strs = b""
     offsets: list[tuple[int, int, int, int]] = []
-    for key in keys:
-        offsets.append((len(ids), len(key), len(strs), len(catalog[key])))
-        ids += key + b"\0"
-        strs += catalog[key] + b"\0"
+    for raw in keys:
+        offsets.append((len(ids), len(raw), len(strs), len(catalog[raw])))
+        ids += raw + b"\0"
+        strs += catalog[raw] + b"\0"
     start = 7 * 4 + count * 16  # header, then the two tables
     key_table: list[int] = []
     value_table: list[int] = []

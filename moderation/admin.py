@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -72,7 +73,7 @@ def _short(text: str, length: int = 60) -> str:
 class ActionViewsMixin:
     """Moderators' actions on one object: a form with a required reason, then a service.
 
-    Each action is ``(name, title, permission, form class, do)``, where ``do(request,
+    Each action is ``(name, title, permission, form class)``; ``do_action(moderator, name,
     obj, form)`` calls the service and returns the success message. The form page is
     ``<object id>/<name>/`` and the change page links to it.
     """
@@ -102,21 +103,22 @@ class ActionViewsMixin:
     def action_available(self, name: str, obj: Model) -> bool:
         return True
 
-    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         raise NotImplementedError
 
     def _action_view(self, name: str) -> Callable[..., HttpResponse]:
         _name, title, perm, form_class = next(a for a in self.object_actions if a[0] == name)
 
         def view(request: HttpRequest, object_id: str) -> HttpResponse:
-            if not request.user.has_perm(perm):
+            moderator = request.user  # admin_view let only signed-in staff through
+            if not isinstance(moderator, User) or not moderator.has_perm(perm):
                 raise PermissionDenied
             model = self.model  # type: ignore[attr-defined]
             obj = get_object_or_404(model, pk=object_id)
             form = form_class(request.POST or None)
             if request.method == "POST" and form.is_valid():
                 try:
-                    done = self.do_action(request, name, obj, form)
+                    done = self.do_action(moderator, name, obj, form)
                 except ServiceError as error:
                     form.add_error(None, str(error))
                 else:
@@ -223,10 +225,9 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
         suspended = selectors.suspension_of(obj) is not None
         return {"suspend": not suspended, "lift": suspended}.get(name, True)
 
-    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         now = timezone.now()
         reason = form.cleaned_data["reason"]
-        moderator = request.user
         if name == "warn":
             services.user_warn(moderator=moderator, user=obj, reason=reason, now=now)
             return str(_("The player has been warned."))
@@ -380,12 +381,12 @@ class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
     def action_available(self, name: str, obj: Any) -> bool:
         return obj.status == Match.Status.PLAYING
 
-    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         now = timezone.now()
         data = form.cleaned_data
         if name == "adjudicate":
             services.match_adjudicate(
-                moderator=request.user,
+                moderator=moderator,
                 match=obj,
                 decision=data["decision"],
                 reason=data["reason"],
@@ -396,7 +397,7 @@ class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
         if game is None:
             raise ServiceError(_("This match has no game."))
         services.game_extend_deadline(
-            moderator=request.user,
+            moderator=moderator,
             game=game,
             extra=timedelta(hours=data["hours"]),
             reason=data["reason"],
@@ -531,9 +532,9 @@ class GameMessageAdmin(ActionViewsMixin, ReadOnlyForModeratorsAdmin):
     def action_available(self, name: str, obj: Any) -> bool:
         return not obj.hidden
 
-    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         services.game_message_hide(
-            moderator=request.user,
+            moderator=moderator,
             message=obj,
             reason=form.cleaned_data["reason"],
             now=timezone.now(),
@@ -649,10 +650,10 @@ class ReportAdmin(ActionViewsMixin, admin.ModelAdmin):
     def action_available(self, name: str, obj: Any) -> bool:
         return obj.status == Report.Status.OPEN
 
-    def do_action(self, request: HttpRequest, name: str, obj: Any, form: forms.Form) -> str:
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         dismiss = form.cleaned_data["outcome"] == "dismiss"
         services.report_close(
-            moderator=request.user,
+            moderator=moderator,
             report=obj,
             note=form.cleaned_data["note"],
             now=timezone.now(),
@@ -814,7 +815,7 @@ class NotificationAdmin(ReadOnlyAdmin):
                 status=status.PENDING, attempts=0, claimed_at=None, next_attempt_at=timezone.now()
             )
             for pk in ids:  # the sweeper queues them too if the broker is down
-                transaction.on_commit(lambda pk=pk: enqueue(pk), robust=True)
+                transaction.on_commit(partial(enqueue, pk), robust=True)
         self.message_user(
             request,
             _("%(count)d failed e-mail(s) queued again.") % {"count": count},

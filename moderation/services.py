@@ -276,7 +276,8 @@ def match_adjudicate(
     )
     for color in (Color.WHITE, Color.BLACK):
         player = match.player(color)
-        opponent = match.player(color.other).public_name
+        # Match.player is typed Model until matches/ is typed (issue 13's phase 2).
+        opponent = match.player(color.other).public_name  # type: ignore[attr-defined]
 
         def text(color: Color = color, opponent: str = opponent) -> str:
             values = {"opponent": opponent, "reason": reason}
@@ -341,7 +342,8 @@ def game_extend_deadline(
     match = game.match
     for color in (Color.WHITE, Color.BLACK):
         player = match.player(color)
-        opponent = match.player(color.other).public_name
+        # Match.player is typed Model until matches/ is typed (issue 13's phase 2).
+        opponent = match.player(color.other).public_name  # type: ignore[attr-defined]
 
         def text(player: Any = player, opponent: str = opponent) -> str:
             return _(

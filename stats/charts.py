@@ -21,9 +21,13 @@ BOTTOM = 28
 
 
 class _Point(Protocol):
-    at: datetime
-    rating: float
-    change: float
+    # Read-only members, so that frozen dataclasses (stats.selectors.RatingPoint) fit.
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def rating(self) -> float: ...
+    @property
+    def change(self) -> float: ...
 
 
 @dataclass(frozen=True)

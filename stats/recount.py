@@ -87,9 +87,9 @@ def counters_expected() -> dict[CounterKey, int]:
         .order_by()
     )
     for white_id, black_id, color, die1, die2, n in rolls:
-        key = roll_key(die1, die2)
-        expected[(None, key)] += n
-        expected[(white_id if color == 0 else black_id, key)] += n
+        roll = roll_key(die1, die2)
+        expected[(None, roll)] += n
+        expected[(white_id if color == 0 else black_id, roll)] += n
     openings = (
         GameEvent.objects.filter(kind=GameEvent.Kind.OPENING)
         .values_list("game__match__white_id", "game__match__black_id", "die1", "die2")
@@ -106,7 +106,7 @@ def counters_expected() -> dict[CounterKey, int]:
 
 def _counter_differences() -> list[Difference]:
     expected = counters_expected()
-    stored = {
+    stored: dict[CounterKey, int] = {  # player_id is None for the site-wide counters
         (player_id, key): count
         for player_id, key, count in Counter.objects.values_list("player_id", "key", "count")
     }

@@ -29,7 +29,9 @@ from matches.errors import ServiceError
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `stale`.")
     detail = serializers.CharField(help_text="Human-readable, in the request's language.")
-    fields = serializers.DictField(
+    # DRF's metaclass moves a declared field into _declared_fields, so this does not
+    # shadow Serializer.fields at run time; the stubs see a plain class attribute.
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="For malformed bodies: the messages per field.",
@@ -113,7 +115,7 @@ def handler403(request: HttpRequest, exception: Exception | None = None) -> Http
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """An unknown URL under /api/ is the API's JSON 404, like an unknown object."""
     if not is_api(request):
-        return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+        return defaults.page_not_found(request, exception)
     return JsonResponse(error_body("not_found", exceptions.NotFound.default_detail), status=404)
 
 
