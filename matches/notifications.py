@@ -210,7 +210,9 @@ def _failed(row: Notification, now: datetime, exc: Exception) -> str:
 
 
 def retry_delay(attempts: int) -> timedelta:
-    return RETRY_BASE * 2 ** (attempts - 1)
+    """The countdown of a refused e-mail's next task: settings.NOTIFICATION_RETRY_BASE_SECONDS
+    (30 s by default, an env value so the worker tests can shorten it), doubled per attempt."""
+    return timedelta(seconds=settings.NOTIFICATION_RETRY_BASE_SECONDS) * 2 ** (attempts - 1)
 
 
 def notifications_sweep(*, now: datetime, batch: int = 500) -> int:
