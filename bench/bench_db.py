@@ -51,3 +51,59 @@ def clone_rows(table: str, template_id: int, count: int, overrides: dict[str, st
             f"FROM {table} t, generate_series(1, {int(count)}) g "
             f"WHERE t.id = {int(template_id)}"
         )
+
+
+def seed_finished_matches(
+    *,
+    template_match: int,
+    template_game: int,
+    matches: int,
+    games_per_match: int,
+    match_overrides: dict[str, str],
+    game_overrides: dict[str, str],
+) -> float:
+    """Add ``matches`` finished matches of ``games_per_match`` finished games each, copies of
+    the two template rows, then recount the counters and ``VACUUM ANALYZE``.
+
+    The copies are finished, with no dice, deadline or draw offer; each bench's overrides
+    (``clone_rows`` expressions of ``t`` and ``g``) say who played and how it ended. The
+    counters are set by the project's own recount (``stats.recount.stats_repair``), as they
+    would stand had every game ended through the services, and the planner's statistics are
+    refreshed so that the pages are measured on the plans production would use. Returns
+    the seconds the recount and the vacuum took.
+    """
+    import time
+
+    from django.db import connection
+
+    from stats.recount import stats_repair
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT coalesce(max(id), 0) FROM matches_match")
+        base_match = cursor.fetchone()[0]
+    clone_rows(
+        "matches_match",
+        template_match,
+        matches,
+        {"status": "'finished'", "termination": "'single'", "draw_offered_by": "NULL"}
+        | match_overrides,
+    )
+    clone_rows(
+        "matches_game",
+        template_game,
+        matches * games_per_match,
+        {
+            "match_id": f"{int(base_match)} + 1 + (g - 1) / {int(games_per_match)}",
+            "number": f"1 + (g - 1) % {int(games_per_match)}",
+            "state": "'finished'",
+            "die1": "NULL",
+            "die2": "NULL",
+            "deadline_at": "NULL",
+        }
+        | game_overrides,
+    )
+    began = time.perf_counter()
+    stats_repair()
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    return time.perf_counter() - began

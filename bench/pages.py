@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_db import clone_rows, recreate_database  # noqa: E402
+from bench_db import recreate_database, seed_finished_matches  # noqa: E402
 
 BENCH_DB = "backgammon_bench_pages"
 GAMES_PER_MATCH = 5
@@ -98,7 +98,6 @@ def main() -> None:
     from matches import services
     from matches.bots import bot_act, bot_play_match
     from matches.models import Game, Match
-    from stats.recount import stats_repair
 
     # No setup_test_environment(): it instruments template rendering so that the test
     # Client can copy every context, which is test overhead, not server time.
@@ -141,46 +140,24 @@ def main() -> None:
         new_matches = (total_games - seeded["games"]) // GAMES_PER_MATCH
         if new_matches <= 0:
             return
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT coalesce(max(id), 0) FROM matches_match")
-            base_match = cursor.fetchone()[0]
-        clone_rows(
-            "matches_match",
-            template_match.pk,
-            new_matches,
-            {
+        took = seed_finished_matches(
+            template_match=template_match.pk,
+            template_game=template_game.pk,
+            matches=new_matches,
+            games_per_match=GAMES_PER_MATCH,
+            match_overrides={
                 # One match in fifty is the measured player's: a long history of his own.
                 "white_id": f"(CASE WHEN g % 50 = 0 THEN {hero.pk} "
                 f"ELSE {first_user} + 1 + (g % {USERS - 1}) END)",
                 "black_id": f"{first_user} + 1 + ((g + 1 + g / {USERS}) % {USERS - 1})",
-                "status": "'finished'",
                 "result": "(CASE WHEN random() < 0.5 THEN 'white' ELSE 'black' END)",
-                "termination": "'single'",
-                "draw_offered_by": "NULL",
             },
-        )
-        clone_rows(
-            "matches_game",
-            template_game.pk,
-            new_matches * GAMES_PER_MATCH,
-            {
-                "match_id": f"{base_match} + 1 + (g - 1) / {GAMES_PER_MATCH}",
-                "number": f"1 + (g - 1) % {GAMES_PER_MATCH}",
-                "state": "'finished'",
-                "winner": "(CASE WHEN random() < 0.5 THEN 0 ELSE 1 END)",
-                "die1": "NULL",
-                "die2": "NULL",
-                "deadline_at": "NULL",
-            },
+            game_overrides={"winner": "(CASE WHEN random() < 0.5 THEN 0 ELSE 1 END)"},
         )
         seeded["games"] += new_matches * GAMES_PER_MATCH
-        began = time.perf_counter()
-        stats_repair()
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
         print(
             f"  {seeded['games']:,} finished games; counters recounted and analysed in "
-            f"{time.perf_counter() - began:.1f} s",
+            f"{took:.1f} s",
             flush=True,
         )
 

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_db import clone_rows, recreate_database  # noqa: E402
+from bench_db import recreate_database, seed_finished_matches  # noqa: E402
 
 BENCH_DB = "backgammon_bench"
 GAMES_PER_MATCH = 5
@@ -84,7 +84,6 @@ def main() -> None:
     from accounts.models import User
     from matches import services
     from matches.models import Game, Match
-    from stats.recount import stats_repair
 
     setup_test_environment()  # lets the test Client's "testserver" host through
     call_command("migrate", verbosity=0)
@@ -113,54 +112,33 @@ def main() -> None:
         """Add finished matches of five games until ``total_games`` finished games exist."""
         new_games = total_games - seeded["games"]
         new_matches = new_games // GAMES_PER_MATCH
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT coalesce(max(id), 0) FROM matches_match")
-            base_match = cursor.fetchone()[0]
-        clone_rows(
-            "matches_match",
-            template_match.pk,
-            new_matches,
-            {
+        took = seed_finished_matches(
+            template_match=template_match.pk,
+            template_game=template_game.pk,
+            matches=new_matches,
+            games_per_match=GAMES_PER_MATCH,
+            match_overrides={
                 "white_id": f"{first_user} + (g % {USERS})",
                 "black_id": f"{first_user} + ((g + 1 + g / {USERS}) % {USERS})",
                 "variant": "(CASE WHEN g % 10 = 0 THEN 'nackgammon' "
                 "WHEN g % 25 = 1 THEN 'hypergammon' ELSE 'standard' END)",
-                "status": "'finished'",
                 "result": "(CASE WHEN g % 2000 = 7 THEN 'draw' "
                 "WHEN random() < 0.5 THEN 'white' ELSE 'black' END)",
-                "termination": "'single'",
                 "finished_at": "t.created_at",
-                "draw_offered_by": "NULL",
             },
-        )
-        clone_rows(
-            "matches_game",
-            template_game.pk,
-            new_matches * GAMES_PER_MATCH,
-            {
-                "match_id": f"{base_match} + 1 + (g - 1) / {GAMES_PER_MATCH}",
-                "number": f"1 + (g - 1) % {GAMES_PER_MATCH}",
-                "state": "'finished'",
+            game_overrides={
                 "winner": "(CASE WHEN g % 2000 = 3 THEN NULL "
                 "WHEN random() < 0.5 THEN 0 ELSE 1 END)",
                 "termination": "(CASE WHEN g % 2000 = 3 THEN 'draw' "
                 "ELSE (ARRAY['single','single','single','gammon','drop','drop','resign',"
                 "'timeout','backgammon','single'])[1 + g % 10] END)",
                 "points": "1",
-                "die1": "NULL",
-                "die2": "NULL",
-                "deadline_at": "NULL",
                 "finished_at": "t.started_at",
             },
         )
         seeded["games"] += new_matches * GAMES_PER_MATCH
-        start = time.perf_counter()
-        stats_repair()
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
         print(
-            f"  seeded {seeded['games']:,} finished games; "
-            f"counters recounted in {time.perf_counter() - start:.1f} s",
+            f"  seeded {seeded['games']:,} finished games; counters recounted in {took:.1f} s",
             flush=True,
         )
 
