@@ -20,22 +20,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cache
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from allauth.account.models import EmailAddress
+from django import forms
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.forms import PreferencesForm
 from accounts.models import User
 from matches import clock, selectors, services
-from matches.forms import GameActionForm
+from matches.forms import ChallengeForm, GameActionForm, GameMessageForm
 from matches.models import Challenge, Game, GameMessage, Match, Notification, Vacation
 from matches.notifications import unsubscribe_token
+from matches.vacation_views import VacationForm
+from moderation.forms import ReportForm
 from moderation.models import Report
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
@@ -165,9 +170,14 @@ def named(real: str) -> Segment:
 
 @dataclass(frozen=True)
 class Target:
+    """A page that takes input. What a POST sends is the fields of its form, read from the
+    form class (``post_fields``), so a field added to a form is fuzzed with no edit here:
+    ``form`` names it for a function view; a class-based view's own form is found."""
+
     path: str  # with {segment} fields
     segments: dict[str, Segment] = field(default_factory=dict)
-    fields: tuple[str, ...] = ()  # what a POST sends
+    form: type[forms.BaseForm] | None = None  # the form a function view binds to the POST
+    extra: tuple[str, ...] = ()  # POST names outside the form: buttons, ids, a plain view's
     query: tuple[str, ...] = ()  # the GET parameters the view reads
     post: bool = True
     get: bool = True
@@ -181,26 +191,10 @@ class Target:
 GAME = object_id(lambda w: w.game.pk)
 MATCH = object_id(lambda w: w.match.pk)
 USERNAME = named("bob")
-PASSWORDS = ("password1", "password2")
 
 TARGETS: dict[str, Target] = {
     # matches
-    "challenge_new": Target(
-        "/challenges/new/",
-        fields=(
-            "opponent",
-            "variant",
-            "length",
-            "days_per_move",
-            "time_bank_days",
-            "cube_limit",
-            "jacoby",
-            "automatic_doubles",
-            "rated",
-            "message",
-        ),
-        query=("opponent",),
-    ),
+    "challenge_new": Target("/challenges/new/", form=ChallengeForm, query=("opponent",)),
     "challenge_accept": Target(
         "/challenges/{id}/accept/",
         {"id": object_id(lambda w: w.challenge_to_player.pk)},
@@ -216,92 +210,68 @@ TARGETS: dict[str, Target] = {
         {"id": object_id(lambda w: w.challenge_by_player.pk)},
         get=False,
     ),
-    "game_detail": Target(
-        "/games/{id}/", {"id": GAME}, fields=("action", "ply", "play", "confirm"), query=("ply",)
-    ),
+    "game_detail": Target("/games/{id}/", {"id": GAME}, form=GameActionForm, query=("ply",)),
     "game_board_svg": Target("/games/{id}/board.svg", {"id": GAME}, post=False),
-    "game_message_post": Target("/games/{id}/messages/", {"id": GAME}, fields=("text",), get=False),
+    "game_message_post": Target(
+        "/games/{id}/messages/", {"id": GAME}, form=GameMessageForm, get=False
+    ),
     "game_swap_dice": Target("/games/{id}/swap-dice/", {"id": GAME}, get=False),
     "match_detail": Target("/matches/{id}/", {"id": MATCH}, post=False),
     "match_export_mat": Target(
         "/matches/{id}/export.mat", {"id": MATCH}, query=("header",), post=False
     ),
-    "vacations": Target("/vacations/", fields=("start", "end")),
+    "vacations": Target("/vacations/", form=VacationForm),
     "vacation_cancel": Target(
         "/vacations/{id}/cancel/", {"id": object_id(lambda w: w.vacation.pk)}, get=False
     ),
     "notifications": Target("/notifications/", query=("page", "unread"), post=False),
-    "notifications_read": Target("/notifications/read/", fields=("id",), get=False),
+    "notifications_read": Target("/notifications/read/", extra=("id",), get=False),
     "notifications_unsubscribe": Target(
         "/notifications/unsubscribe/{token}/",
         {"token": Segment(lambda w: unsubscribe_token(w.player))},
     ),
     # accounts
-    "profile": Target(
-        "/accounts/profile/",
-        fields=(
-            "display_name",
-            "language",
-            "time_zone",
-            "notify",
-            "digest_hour",
-            "warning_hours",
-            "board_side",
-            "confirm_moves",
-        ),
-    ),
+    "profile": Target("/accounts/profile/", form=PreferencesForm),
     "profile_token_create": Target("/accounts/profile/token/", get=False),
     "profile_token_revoke": Target("/accounts/profile/token/revoke/", get=False),
     "player_detail": Target("/players/{name}/", {"name": USERNAME}, post=False),
-    "set_language": Target("/i18n/setlang/", fields=("language", "next"), get=False),
+    "set_language": Target("/i18n/setlang/", extra=("language", "next"), get=False),
     # moderation
     "report_new": Target(
         "/report/{name}/",
         {"name": USERNAME},
-        fields=("category", "text"),
+        form=ReportForm,
         query=("message", "game"),
     ),
     # stats
     "stats_leaderboard": Target("/stats/leaderboard/", query=("page",), post=False),
     "stats_player_dice": Target("/stats/dice/{name}/", {"name": USERNAME}, post=False),
     # allauth: the forms of a visitor
-    "account_login": Target(
-        "/accounts/login/", fields=("login", "password", "remember"), anonymous=True
-    ),
-    "account_signup": Target(
-        "/accounts/signup/", fields=("email", "username", *PASSWORDS), anonymous=True
-    ),
-    "account_reset_password": Target(
-        "/accounts/password/reset/", fields=("email",), anonymous=True
-    ),
+    "account_login": Target("/accounts/login/", anonymous=True),
+    "account_signup": Target("/accounts/signup/", anonymous=True),
+    "account_reset_password": Target("/accounts/password/reset/", anonymous=True),
     "account_reset_password_from_key": Target(
         "/accounts/password/reset/key/{uid}-{key}/",
         {"uid": named("1"), "key": named("set-password")},
-        fields=PASSWORDS,
         anonymous=True,
     ),
     "account_confirm_email": Target(
         "/accounts/confirm-email/{key}/", {"key": named("abc")}, anonymous=True
     ),
     "account_confirm_login_code": Target(
-        "/accounts/login/code/confirm/", fields=("code",), anonymous=True
+        "/accounts/login/code/confirm/", extra=("action",), anonymous=True
     ),
     # allauth: the forms of a signed-in player
     "account_logout": Target("/accounts/logout/"),
     "account_email": Target(
-        "/accounts/email/",
-        fields=("email", "action_add", "action_send", "action_remove", "action_primary"),
+        "/accounts/email/", extra=("action_add", "action_send", "action_remove", "action_primary")
     ),
-    "account_change_password": Target(
-        "/accounts/password/change/", fields=("oldpassword", *PASSWORDS)
-    ),
-    "account_set_password": Target("/accounts/password/set/", fields=PASSWORDS),
-    "account_reauthenticate": Target("/accounts/reauthenticate/", fields=("password",)),
-    "account_request_reauthentication_code": Target(
-        "/accounts/reauthenticate/code/", fields=("code",)
-    ),
+    "account_change_password": Target("/accounts/password/change/"),
+    "account_set_password": Target("/accounts/password/set/"),
+    "account_reauthenticate": Target("/accounts/reauthenticate/"),
+    "account_request_reauthentication_code": Target("/accounts/reauthenticate/code/"),
     "account_confirm_reauthentication_code": Target(
-        "/accounts/reauthenticate/code/confirm/", fields=("code",)
+        "/accounts/reauthenticate/code/confirm/", extra=("action",)
     ),
 }
 
@@ -320,11 +290,11 @@ NO_INPUT = {
 }
 
 
-def site_url_names() -> Iterator[tuple[str, str]]:
-    """(route, name) of every URL of the site: not the admin's (Django's own forms, and
+def site_urls() -> Iterator[tuple[str, str, Callable[..., Any]]]:
+    """(route, name, view) of every URL of the site: not the admin's (Django's own forms, and
     tests/moderation/test_admin.py) nor the API's (tests/matches/test_schemathesis.py)."""
 
-    def walk(patterns: list[Any], prefix: str) -> Iterator[tuple[str, str]]:
+    def walk(patterns: list[Any], prefix: str) -> Iterator[tuple[str, str, Callable[..., Any]]]:
         for pattern in patterns:
             route = prefix + str(pattern.pattern)
             if route.startswith(("admin/", "api/")):
@@ -333,13 +303,44 @@ def site_url_names() -> Iterator[tuple[str, str]]:
                 yield from walk(pattern.url_patterns, route)
             else:
                 assert isinstance(pattern, URLPattern)
-                yield route, pattern.name or route
+                yield route, pattern.name or route, pattern.callback
 
     yield from walk(get_resolver().url_patterns, "")
 
 
+def view_form(view: Callable[..., Any]) -> type[forms.BaseForm] | None:
+    """The form class a class-based view binds (allauth's views apply ACCOUNT_FORMS in
+    ``get_form_class``); those that choose it by the request give their default one."""
+    view_class = getattr(view, "view_class", None)
+    if view_class is None or not hasattr(view_class, "get_form_class"):
+        return None
+    try:
+        form: type[forms.BaseForm] | None = view_class().get_form_class()
+    except AttributeError:  # it reads the request (allauth's code confirmations)
+        form = getattr(view_class, "form_class", None)
+    return form
+
+
+def form_fields(form: type[forms.BaseForm]) -> tuple[str, ...]:
+    """The fields a bound ``form`` reads: the declared ones and those its ``__init__`` adds
+    (allauth builds the log-in and sign-up fields from the settings there). A form that
+    cannot be built without arguments (the user it re-authenticates) gives its declared ones."""
+    try:
+        return tuple(form().fields)
+    except (TypeError, KeyError):
+        return tuple(form.base_fields)
+
+
+@cache
+def post_fields(name: str) -> tuple[str, ...]:
+    """What a POST to target ``name`` sends: its form's fields, then its ``extra`` names."""
+    target = TARGETS[name]
+    form = target.form or view_form(next(v for _r, n, v in site_urls() if n == name))
+    return (form_fields(form) if form is not None else ()) + target.extra
+
+
 def test_every_page_of_the_site_is_listed() -> None:
-    names = {name for _route, name in site_url_names()}
+    names = {name for _route, name, _view in site_urls()}
     unlisted = names - set(TARGETS) - set(NO_INPUT)
     assert not unlisted, f"add these to TARGETS (or NO_INPUT) in {__file__}: {sorted(unlisted)}"
     assert not (set(TARGETS) | set(NO_INPUT)) - names, "listed pages that no longer exist"
@@ -426,7 +427,7 @@ def test_every_hostile_value_in_every_field_of_every_page(name: str, world: Worl
             hostile = {key: seg.hostile(value, world) for key, seg in target.segments.items()}
             send(world, name, target.methods[-1], target.path.format(**hostile), {})
         for method in target.methods:
-            names = target.fields if method == "post" else target.query
+            names = post_fields(name) if method == "post" else target.query
             values = {key: value for key in names}
             send(world, name, method, real, values)
             if method == "post" and name in ("game_detail", "report_new"):
@@ -455,7 +456,7 @@ def test_no_page_answers_random_input_with_a_5xx(
     )
     method = data.draw(st.sampled_from(target.methods), label="method")
     values: dict[str, Any] = {}
-    for key in target.fields if method == "post" else target.query:
+    for key in post_fields(name) if method == "post" else target.query:
         value = data.draw(st.one_of(st.none(), VALUE), label=key)
         if value is not None:
             values[key] = value
