@@ -21,6 +21,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
+from tests.bot_games import BotGames
 from tests.factories import UserFactory
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -151,3 +152,10 @@ def player_client(player: User) -> Client:
     client = Client()
     client.force_login(player)
     return client
+
+
+@pytest.fixture(scope="session")
+def bot_games() -> BotGames:
+    """Whole bot matches, played once per session and loaded by each test that asks
+    (``bot_games.load("site", alice=player, bob=opponent, charlie=outsider)``)."""
+    return BotGames()

@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -30,6 +31,7 @@ from matches import services
 from matches.bots import bot_act
 from matches.export import ReplayedGame, export_mat, match_record, replay_match
 from matches.models import Game, Match
+from tests.bot_games import BotGames, Starter, recipe
 from tests.matches.gnubg_mat import gnubg_import, without_date
 
 pytestmark = pytest.mark.django_db
@@ -185,6 +187,25 @@ MATCHES: dict[str, tuple[Callable[[Callable[..., Match]], Match], set[str]]] = {
 }
 
 
+def recorded(name: str, build: Callable[[Callable[..., Match]], Match]) -> str:
+    """Register ``build`` as a set of tests/bot_games.py: played once per session, alice
+    (White) against bob, each match's dice from its seed, every action at ``NOW``."""
+
+    def one_match(start: Starter) -> list[Match]:
+        return [build(partial(start, now=NOW))]
+
+    recipe(f"export: {name}")(one_match)
+    return f"export: {name}"
+
+
+SETS = {name: recorded(name, build) for name, (build, _) in MATCHES.items()}
+XG_HEADER = recorded(
+    "nackgammon for the XG header",
+    lambda new: play_out(new(11, length=3, variant="nackgammon"), 11, double_rate=0.05),
+)
+ONE_POINT = recorded("one point", lambda new: play_out(new(5, length=1), 1))
+
+
 def features(replayed: list[ReplayedGame], match: Match) -> set[str]:
     found: set[str] = set()
     length = match.length
@@ -237,10 +258,10 @@ def test_the_matches_cover_every_kind_of_record() -> None:
 @pytest.mark.gnubg
 @pytest.mark.parametrize("name", list(MATCHES))
 def test_gnubg_imports_the_match_as_played(
-    name: str, new_match: Callable[..., Match], gnubg: str, tmp_path: Path
+    name: str, bot_games: BotGames, player: User, opponent: User, gnubg: str, tmp_path: Path
 ) -> None:
-    build, expected = MATCHES[name]
-    match = build(new_match)
+    _, expected = MATCHES[name]
+    (match,) = bot_games.load(SETS[name], alice=player, bob=opponent)
     assert match.status == Match.Status.FINISHED
     text = export_mat(match, xg_header=False)
     replayed = replay_match(match)
@@ -257,9 +278,9 @@ def test_gnubg_imports_the_match_as_played(
 
 @pytest.mark.gnubg
 def test_gnubg_reads_the_xg_header(
-    new_match: Callable[..., Match], gnubg: str, tmp_path: Path
+    bot_games: BotGames, player: User, opponent: User, gnubg: str, tmp_path: Path
 ) -> None:
-    match = play_out(new_match(11, length=3, variant="nackgammon"), 11, double_rate=0.05)
+    (match,) = bot_games.load(XG_HEADER, alice=player, bob=opponent)
     text = export_mat(match, xg_header=True)
     assert '; [Player 1 "alice"]' in text and '; [Crawford "On"]' in text
     assert " and the match" in text
@@ -331,8 +352,10 @@ def test_gnubg_reads_a_money_time_out_as_the_gammon_it_costs(
 # --------------------------------------------------------------------------- without gnubg
 
 
-def test_the_record_replays_the_stored_plays(new_match: Callable[..., Match]) -> None:
-    match = scripted_cube_match(new_match)
+def test_the_record_replays_the_stored_plays(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    (match,) = bot_games.load(SETS["cube and resignation"], alice=player, bob=opponent)
     record = match_record(match)
     assert record.players == ("alice", "bob")
     assert (record.length, record.variant, record.finished) == (5, Variant.STANDARD, True)
@@ -405,9 +428,9 @@ def test_an_unfinished_match_exports_up_to_the_last_action(
 
 
 def test_players_and_spectators_may_download_the_file(
-    new_match: Callable[..., Match], player_client: Client
+    bot_games: BotGames, player: User, opponent: User, player_client: Client
 ) -> None:
-    match = play_out(new_match(5, length=1), 1)
+    (match,) = bot_games.load(ONE_POINT, alice=player, bob=opponent)
     for client in (player_client, Client()):
         response = client.get(f"/matches/{match.pk}/export.mat")
         assert response.status_code == 200
@@ -427,8 +450,8 @@ def test_the_match_page_links_to_the_file(new_match: Callable[..., Match]) -> No
     assert f'href="/matches/{match.pk}/export.mat"' in page.content.decode()
 
 
-def test_the_api_offers_the_same_file(new_match: Callable[..., Match]) -> None:
-    match = play_out(new_match(5, length=1), 1)
+def test_the_api_offers_the_same_file(bot_games: BotGames, player: User, opponent: User) -> None:
+    (match,) = bot_games.load(ONE_POINT, alice=player, bob=opponent)
     response = Client().get(f"/api/matches/{match.pk}/export.mat")
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment;")

@@ -14,10 +14,11 @@ from pytest_django.fixtures import Settings
 from accounts.models import User
 from gammon import Color, Position, Variant
 from matches import services
-from matches.bots import bot_act, bot_play_match
+from matches.bots import bot_act
 from matches.demo import SeededDice
 from matches.models import Game, GameEvent, Match
 from matches.replay import ReplayError, game_differences, replay_events, replay_game
+from tests.bot_games import BotGames
 
 pytestmark = pytest.mark.django_db
 
@@ -56,12 +57,13 @@ def replay_games() -> str:
 
 
 def test_bot_matches_with_doubles_resignations_and_draws_replay_exactly(
-    player: User, opponent: User, outsider: User
+    bot_games: BotGames, player: User, opponent: User, outsider: User
 ) -> None:
+    # The session's whole bot matches (every variant, with cube actions), then more played here.
+    played = bot_games.load("site", alice=player, bob=opponent, charlie=outsider)
+    assert {m.variant for m in played} == {"standard", "nackgammon", "hypergammon"}
+    assert all(m.status == Match.Status.FINISHED for m in played)
     rng = random.Random(11)
-    bot_play_match(new_match(player, opponent, length=3), rng, NOW, double_rate=0.3)
-    bot_play_match(new_match(opponent, outsider, variant="nackgammon", length=1), rng, NOW)
-    bot_play_match(new_match(outsider, player, variant="hypergammon", length=3), rng, NOW)
 
     resigned = new_match(player, outsider, length=5)
     game = play_actions(resigned, rng, 30)

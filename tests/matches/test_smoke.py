@@ -1,16 +1,14 @@
-import random
-
-from django.utils import timezone
-
-from matches import services
-from matches.bots import bot_play_match
+from accounts.models import User
 from matches.models import Match
+from tests.bot_games import BotGames
 
 
-def test_bots_play_a_whole_match(player, opponent) -> None:
-    now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, length=5, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
-    match = bot_play_match(match, random.Random(3), now, double_rate=0.1)
-    assert match.status == Match.Status.FINISHED
-    assert max(match.score) >= 5
+def test_bots_play_a_whole_match(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    """The session's bot matches (tests/bot_games.py ``site``) were played to their end."""
+    matches = bot_games.load("site", alice=player, bob=opponent, charlie=outsider)
+    five = next(m for m in matches if m.length == 5)
+    assert five.status == Match.Status.FINISHED
+    assert max(five.score) >= 5
+    assert all(m.status == Match.Status.FINISHED and max(m.score) >= m.length for m in matches)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +9,6 @@ from django.utils import timezone
 
 from accounts.models import User
 from matches import services
-from matches.bots import bot_play_match
 from matches.models import Match
 
 
@@ -51,10 +49,3 @@ def match_draw(match: Match, *, now: datetime | None = None) -> Match:
     )
     match.refresh_from_db()
     return match
-
-
-def bot_match(challenger: User, opponent: User, seed: int, **options: Any) -> Match:
-    """A whole match played by the random bot."""
-    now = timezone.now()
-    match = match_start(challenger, opponent, now=now, **options)
-    return bot_play_match(match, random.Random(seed), now, double_rate=0.2)

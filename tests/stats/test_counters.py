@@ -11,8 +11,9 @@ from matches.models import Game, Match
 from stats import selectors
 from stats.models import Counter, PlayerStats
 from stats.recount import stats_differences
+from tests.bot_games import BotGames
 from tests.factories import UserFactory
-from tests.stats.helpers import bot_match, match_draw, match_resign, match_start
+from tests.stats.helpers import match_draw, match_resign, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -34,12 +35,17 @@ def test_a_site_with_no_games_shows_zeros(client) -> None:
     assert "0 (0.00 %)" in content
 
 
+def site_matches(bot_games: BotGames, player: User, opponent: User, outsider: User) -> list[Match]:
+    """The session's five bot matches (tests/bot_games.py ``site``) among the three."""
+    return bot_games.load("site", alice=player, bob=opponent, charlie=outsider)
+
+
 def test_bot_played_matches_are_counted_and_the_recount_finds_no_difference(
-    player: User, opponent: User, outsider: User
+    bot_games: BotGames, player: User, opponent: User, outsider: User
 ) -> None:
-    bot_match(player, opponent, 1, length=3)
-    bot_match(opponent, outsider, 2, length=1, variant="nackgammon")
-    bot_match(outsider, player, 3, length=5, rated=False)
+    played = site_matches(bot_games, player, opponent, outsider)
+    assert {m.variant for m in played} == {"standard", "nackgammon", "hypergammon"}
+    assert not all(m.rated for m in played)
     live = match_start(player, outsider, length=7)
 
     stats = selectors.site_stats()
@@ -50,7 +56,7 @@ def test_bot_played_matches_are_counted_and_the_recount_finds_no_difference(
         stats.games["nackgammon"].total
         == Game.objects.filter(match__variant="nackgammon", state=Game.State.FINISHED).count()
     )
-    assert stats.matches["all"].total == 3
+    assert stats.matches["all"].total == len(played) == 5
     assert sum(stats.terminations.values()) == line.total
     assert stats.games_in_progress == 1
     assert stats.matches_in_progress == 1
@@ -61,8 +67,11 @@ def test_bot_played_matches_are_counted_and_the_recount_finds_no_difference(
     call_command("recount_stats")  # raises CommandError on any difference
 
 
-def test_the_recount_finds_and_repairs_a_tampered_counter(player: User, opponent: User) -> None:
-    bot_match(player, opponent, 4, length=1)
+def test_the_recount_finds_and_repairs_a_tampered_counter(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    site_matches(bot_games, player, opponent, outsider)
+    assert Counter.objects.filter(key="roll:65", player=player).exists()
     Counter.objects.filter(player__isnull=True, key__startswith="game:standard:").update(
         count=F("count") + 5
     )
@@ -109,23 +118,30 @@ def test_a_resigned_match_counts_for_the_winner_by_colour_and_variant(
     assert won.games.total.played == lost.games.total.played == 1
 
 
-def test_gammons_are_counted_for_both_players(player: User, opponent: User) -> None:
-    for seed in range(3):
-        bot_match(player, opponent, 100 + seed, length=3)
-    gammons = Game.objects.filter(termination="gammon")
-    won = sum(
-        1
-        for g in gammons.select_related("match")
-        if (g.match.white_id if g.winner == 0 else g.match.black_id) == player.pk
+def test_gammons_are_counted_for_both_players(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    site_matches(bot_games, player, opponent, outsider)
+    gammons = list(Game.objects.filter(termination="gammon").select_related("match"))
+    winners = [g.match.white_id if g.winner == 0 else g.match.black_id for g in gammons]
+    losers = [g.match.black_id if g.winner == 0 else g.match.white_id for g in gammons]
+    for user in (player, opponent):
+        won, lost = winners.count(user.pk), losers.count(user.pk)
+        # The games counted really hold gammons won and lost by each player.
+        assert won >= 1 and lost >= 1, (user.username, won, lost)
+        record = selectors.player_record(user)
+        assert record.gammons_won == won
+        assert record.gammons_lost == lost
+    assert selectors.player_record(outsider).gammons_won == winners.count(outsider.pk)
+    assert sum(selectors.player_record(u).gammons_lost for u in (player, opponent, outsider)) == (
+        len(gammons)
     )
-    record = selectors.player_record(player)
-    assert record.gammons_won == won
-    assert record.gammons_lost == gammons.count() - won
-    assert selectors.player_record(opponent).gammons_lost == won
 
 
-def test_the_dice_counters_hold_every_roll_event(player: User, opponent: User) -> None:
-    bot_match(player, opponent, 7, length=1)
+def test_the_dice_counters_hold_every_roll_event(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    site_matches(bot_games, player, opponent, outsider)
     from matches.models import GameEvent
 
     rolls = GameEvent.objects.filter(kind="roll").count()
@@ -133,10 +149,10 @@ def test_the_dice_counters_hold_every_roll_event(player: User, opponent: User) -
     dice = selectors.dice_stats()
     assert dice.total_rolls == rolls
     assert dice.total_faces == 2 * rolls + 2 * openings
-    mine = selectors.dice_stats(player)
-    theirs = selectors.dice_stats(opponent)
-    assert mine.total_rolls + theirs.total_rolls == rolls
-    assert mine.total_faces + theirs.total_faces == dice.total_faces
+    each = [selectors.dice_stats(user) for user in (player, opponent, outsider)]
+    assert all(one.total_rolls for one in each)
+    assert sum(one.total_rolls for one in each) == rolls
+    assert sum(one.total_faces for one in each) == dice.total_faces
 
 
 def test_a_player_without_games_has_an_empty_record() -> None:
