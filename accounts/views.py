@@ -1,8 +1,7 @@
-from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
@@ -50,24 +49,6 @@ def token_revoke(request: HttpRequest) -> HttpResponse:
     if user_api_token_revoke(user=request.user):
         messages.success(request, _("Your API token has been revoked."))
     return redirect("profile")
-
-
-def player_detail(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public page. The matches app fills ``matches`` (see the template);
-    the stats app, when installed, adds the record, ratings and rating chart."""
-    player = get_object_or_404(User, username=username, is_active=True)
-    context: dict[str, object] = {"player": player, "matches": None}
-    if apps.is_installed("matches"):
-        # Imported here, as for stats below: accounts must not depend on matches.
-        from matches.selectors import matches_of
-
-        context["matches"] = matches_of(player)
-    if apps.is_installed("stats"):
-        # Imported here: accounts must not depend on stats (the arrow points the other way).
-        from stats.selectors import player_page_context
-
-        context.update(player_page_context(player))
-    return render(request, "accounts/player.html", context)
 
 
 @require_POST

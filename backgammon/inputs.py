@@ -1,4 +1,6 @@
-"""Numbers read straight from a query string or a form list, where no form field parses them.
+"""Values read straight from a request or a task's arguments.
+
+Numbers read straight from a query string or a form list, where no form field parses them.
 
 ``str.isdigit()`` then ``int()`` is not safe: ``"²".isdigit()`` is true and ``int("²")``
 raises, ``int()`` refuses more than 4,300 digits, and an id past 2^63 makes SQLite's
@@ -6,6 +8,11 @@ driver raise ``OverflowError`` (PostgreSQL: out of range). Each of those was a 5
 """
 
 from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 #: One past the largest id a 64-bit signed column holds.
 ID_LIMIT = 2**63
@@ -23,3 +30,14 @@ def positive_int(value: object, *, below: int = ID_LIMIT) -> int | None:
         return None
     number = int(value)
     return number if 0 < number < below else None
+
+
+def task_moment(now: str | None) -> datetime:
+    """The ``now`` a periodic Celery task was given as ISO text (by a test or an
+    operator), or the current time when it was given none."""
+    if now:
+        parsed = parse_datetime(now)
+        if parsed is None:
+            raise ValueError(f"not a date-time: {now!r}")
+        return parsed
+    return timezone.now()

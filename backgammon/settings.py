@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "matches",
+    "challenges",
+    "notifications",
     "stats",
     # After the apps it moderates: its admin.py replaces the User admin and adds the matches'.
     "moderation",
@@ -217,11 +219,12 @@ CELERY_TASK_ROUTES = {
 }
 # Periodic tasks, declared in code: {"name": {"task": "...", "schedule": seconds}}.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Time control (matches/clock.py) and the notification outbox (matches/notifications.py).
+    # Time control (matches/clock.py), old challenges and the notification outbox (notifications/).
     "expire-overdue-games": {"task": "matches.tasks.clock_expire_overdue", "schedule": 60.0},
-    "remind-players": {"task": "matches.tasks.clock_remind_players", "schedule": 300.0},
-    "sweep-email-outbox": {"task": "matches.tasks.email_sweep", "schedule": 60.0},
-    "send-digests": {"task": "matches.tasks.email_digests", "schedule": 600.0},
+    "expire-challenges": {"task": "challenges.tasks.clock_expire_challenges", "schedule": 60.0},
+    "remind-players": {"task": "notifications.tasks.clock_remind_players", "schedule": 300.0},
+    "sweep-email-outbox": {"task": "notifications.tasks.email_sweep", "schedule": 60.0},
+    "send-digests": {"task": "notifications.tasks.email_digests", "schedule": 600.0},
 }
 
 # --- E-mail --------------------------------------------------------------------
@@ -324,7 +327,7 @@ body): `code` is stable, `detail` is in the user's language. A body must be JSON
     # One name per choice set that several fields share (matches/serializers.py).
     "ENUM_NAME_OVERRIDES": {
         "Color": ["white", "black"],
-        "ChallengeStatus": "matches.models.Challenge.Status",
+        "ChallengeStatus": "challenges.models.Challenge.Status",
         "MatchStatus": "matches.models.Match.Status",
     },
 }

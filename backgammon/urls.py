@@ -4,10 +4,12 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import views as account_views
+from stats import views as stats_views
 
 urlpatterns = [
     # The API first: a bot's every request resolves here without trying the site's
     # patterns (the admin's and allauth's among them) one by one.
+    path("api/", include("challenges.api_urls")),
     path("api/", include("matches.api_urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("stats.api_urls")),
@@ -18,15 +20,16 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
-    path("players/<str:username>/", account_views.player_detail, name="player_detail"),
+    path("players/<str:username>/", stats_views.player_detail, name="player_detail"),
     # Same name as Django's view, so {% url 'set_language' %} works; it also saves the
     # choice on the signed-in user's profile.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
-    path("", include("matches.notification_urls")),  # /notifications/ (issue 4)
+    path("", include("notifications.urls")),  # /notifications/
     path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
+    path("", include("challenges.urls")),
     path("", include("matches.urls")),
     path("", include("stats.urls")),
 ]

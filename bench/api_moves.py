@@ -116,8 +116,9 @@ def seed(games: int, notify: str) -> dict[str, str]:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
+    from challenges import services as challenge_services
     from gammon import FixedDice
-    from matches import services
+    from matches import record
     from matches.models import Game
 
     now = timezone.now()
@@ -133,13 +134,13 @@ def seed(games: int, notify: str) -> dict[str, str]:
     tokens = {u.username: Token.objects.create(user=u).key for u in users}
     # Scripted opening rolls: the 30 ordered pairs of different dice, in turn.
     pairs = [(a, b) for a in range(1, 7) for b in range(1, 7) if a != b]
-    system_dice = services.dice
-    services.dice = FixedDice([d for i in range(games) for d in pairs[i % len(pairs)]])
+    system_dice = record.dice
+    record.dice = FixedDice([d for i in range(games) for d in pairs[i % len(pairs)]])
     for i in range(games):
         white, black = users[(2 * i) % USERS], users[(2 * i + 1 + i // USERS) % USERS]
         if white.pk == black.pk:
             black = users[(2 * i + 2) % USERS]
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=white,
             opponent=black,
             length=MATCH_LENGTH,
@@ -147,8 +148,8 @@ def seed(games: int, notify: str) -> dict[str, str]:
             rated=True,
             now=now,
         )
-        services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
-    services.dice = system_dice
+        challenge_services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
+    record.dice = system_dice
     assert Game.objects.filter(state=Game.State.MOVING).count() == games
     return tokens
 

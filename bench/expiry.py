@@ -71,8 +71,11 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.models import User
-    from matches import clock, notifications, services
-    from matches.models import Game, Match, Notification
+    from challenges import services as challenge_services
+    from matches import clock
+    from matches.models import Game, Match
+    from notifications import tasks as notification_tasks
+    from notifications.models import Notification
 
     call_command("migrate", verbosity=0)
     enqueued = {"n": 0}
@@ -81,7 +84,7 @@ def main() -> None:
         enqueued["n"] += 1
         return True
 
-    notifications.enqueue = count_enqueue  # type: ignore[assignment]
+    notification_tasks.enqueue = count_enqueue  # type: ignore[assignment]
 
     now = timezone.now()
     users = User.objects.bulk_create(
@@ -89,10 +92,10 @@ def main() -> None:
         for i in range(USERS)
     )
     first_user = min(u.pk for u in users)
-    challenge = services.challenge_create(
+    challenge = challenge_services.challenge_create(
         challenger=users[0], opponent=users[1], length=5, days_per_move=3, now=now
     )
-    services.challenge_accept(challenge_id=challenge.pk, user=users[1], now=now)
+    challenge_services.challenge_accept(challenge_id=challenge.pk, user=users[1], now=now)
     template_match = Match.objects.get()
     template_game = Game.objects.get()
     # The template game is game number 1 of the 1% overdue (g = 0 in the series below).

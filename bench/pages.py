@@ -95,7 +95,7 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.models import User
-    from matches import services
+    from challenges import services as challenge_services
     from matches.bots import bot_act, bot_play_match
     from matches.models import Game, Match
 
@@ -115,10 +115,10 @@ def main() -> None:
     hero = users[0]
 
     def start(white: User, black: User, length: int) -> Match:
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=white, opponent=black, length=length, now=now
         )
-        return services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
+        return challenge_services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
 
     finished = bot_play_match(start(users[1], users[2], 5), rng, now, double_rate=0.2)
     assert finished.status == Match.Status.FINISHED

@@ -82,7 +82,7 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.models import User
-    from matches import services
+    from challenges import services as challenge_services
     from matches.models import Game, Match
 
     setup_test_environment()  # lets the test Client's "testserver" host through
@@ -98,10 +98,10 @@ def main() -> None:
 
     # Live matches (the same at both sizes): the "in progress" counts read them.
     for i in range(LIVE_MATCHES):
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=users[i], opponent=users[i + 1], length=5, now=now
         )
-        services.challenge_accept(challenge_id=challenge.pk, user=users[i + 1], now=now)
+        challenge_services.challenge_accept(challenge_id=challenge.pk, user=users[i + 1], now=now)
     template_match = Match.objects.order_by("pk").first()
     template_game = Game.objects.order_by("pk").first()
     assert template_match is not None and template_game is not None

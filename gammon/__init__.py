@@ -13,7 +13,7 @@ Modules, each importing only those below it: ``errors``; ``position``;
 True
 """
 
-from .dice import Dice, FixedDice, Roll, SystemDice, opening_roll
+from .dice import Dice, FixedDice, Roll, SeededDice, SystemDice, opening_roll
 from .errors import (
     AmbiguousPlayError,
     BearOffHigherError,
@@ -107,6 +107,7 @@ __all__ = [
     "Roll",
     "RulesError",
     "Step",
+    "SeededDice",
     "SystemDice",
     "Termination",
     "Variant",

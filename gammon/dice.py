@@ -17,6 +17,7 @@ so a test never silently falls back to chance.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import deque
 from collections.abc import Iterable
@@ -185,6 +186,19 @@ class FixedDice:
 
     def __repr__(self) -> str:
         return f"FixedDice({list(self._script)!r})"
+
+
+class SeededDice:
+    """Reproducible dice for the demo and tests (never for play: they are predictable)."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self) -> tuple[int, int]:
+        return self.roll_one(), self.roll_one()
+
+    def roll_one(self) -> int:
+        return self._random.randint(1, 6)
 
 
 def opening_roll(dice: Dice | None = None) -> tuple[Color, tuple[int, int], int]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -33,15 +33,12 @@ from backgammon.api.views import APIView
 from gammon import Color, InvalidIdError, MatchKey, Position, Termination, match_id, position_id
 from gammon.gnubg_ids import GameState
 
-from . import selectors, services
-from .errors import Forbidden, InvalidAction, NotFound
+from . import chat, endings, selectors, turns
+from .errors import Forbidden, NotFound
 from .export_views import exportable_match, mat_response
-from .models import Challenge, Game, GameEvent, Match
-from .notifications import notifications_mark_messages_read
+from .models import Game, GameEvent, Match
 from .serializers import (
     ActionSerializer,
-    ChallengeCreateSerializer,
-    ChallengeSerializer,
     GameMessageCreateSerializer,
     GameMessageSerializer,
     GameQuerySerializer,
@@ -53,6 +50,7 @@ from .serializers import (
     ResignSerializer,
     color_name,
 )
+from .signals import messages_shown
 
 # --------------------------------------------------------------------------- errors
 
@@ -264,111 +262,10 @@ def _game_response(
     return Response(game_payload(game, user, events_from=events_from), status=code)
 
 
-# --------------------------------------------------------------------------- challenges
-
-
-class ChallengeListView(APIView):
-    """The caller's challenges (sent, received) and the open ones anyone may accept."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="challenges_list",
-        description="Your challenges, sent and received, and the open ones anyone may "
-        "accept; newest first.",
-        responses={200: ChallengeSerializer(many=True), 401: ERRORS_WRITE[401]},
-    )
-    def get(self, request: Request) -> Response:
-        user = request.user
-        received = selectors.challenges_open_to(user).values("pk")
-        sent = selectors.challenges_sent_by(user).values("pk")
-        challenges = (
-            Challenge.objects.filter(
-                Q(pk__in=received) | Q(pk__in=sent) | Q(opponent=user, status=Challenge.Status.OPEN)
-            )
-            .select_related("challenger", "opponent")
-            .order_by("-created_at", "-pk")
-        )
-        return Response(ChallengeSerializer(challenges, many=True).data)
-
-    @extend_schema(
-        operation_id="challenges_create",
-        description="Challenge a player by `opponent` (their username), or anyone with "
-        "`opponent` null or left out. The challenge stays open for 14 days.",
-        request=ChallengeCreateSerializer,
-        responses={201: ChallengeSerializer, **ERRORS_WRITE},
-    )
-    def post(self, request: Request) -> Response:
-        body = ChallengeCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
-        username = data.pop("opponent")
-        opponent = None
-        if username is not None:
-            opponent = User.objects.filter(username=username, is_active=True).first()
-            if opponent is None:
-                raise InvalidAction(
-                    _("There is no player called %(name)s."), code="opponent", name=username
-                )
-        challenge = services.challenge_create(
-            challenger=request.user, opponent=opponent, now=timezone.now(), **data
-        )
-        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
-
-
-class ChallengeAcceptView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="challenges_accept",
-        parameters=[OBJECT_ID],
-        request=None,
-        responses={201: MatchSerializer, **ERRORS_WRITE},
-        description="Accept a challenge: the match starts at once (colours drawn at random).",
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        match = services.challenge_accept(challenge_id=pk, user=request.user, now=timezone.now())
-        return Response(_match_data(match.pk), status=status.HTTP_201_CREATED)
-
-
-class ChallengeDeclineView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="challenges_decline",
-        description="Decline a challenge sent to you.",
-        parameters=[OBJECT_ID],
-        request=None,
-        responses={200: ChallengeSerializer, **ERRORS_WRITE},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        challenge = services.challenge_decline(
-            challenge_id=pk, user=request.user, now=timezone.now()
-        )
-        return Response(ChallengeSerializer(challenge).data)
-
-
-class ChallengeWithdrawView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="challenges_withdraw",
-        description="Withdraw a challenge you sent, while nobody has accepted it.",
-        parameters=[OBJECT_ID],
-        request=None,
-        responses={200: ChallengeSerializer, **ERRORS_WRITE},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        challenge = services.challenge_withdraw(
-            challenge_id=pk, user=request.user, now=timezone.now()
-        )
-        return Response(ChallengeSerializer(challenge).data)
-
-
 # --------------------------------------------------------------------------- matches
 
 
-def _match_data(match_id: int) -> dict[str, Any]:
+def match_data(match_id: int) -> dict[str, Any]:
     match = (
         Match.objects.select_related("white", "black")
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
@@ -411,7 +308,7 @@ class MatchDetailView(APIView):
         responses={200: MatchSerializer, **ERRORS_READ},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_match_data(pk))
+        return Response(match_data(pk))
 
 
 def query_params(request: Request) -> dict[str, str]:
@@ -492,7 +389,7 @@ class GameMessagesView(APIView):
 
     Anyone else is refused: 401 for a visitor, 403 ``forbidden`` for a spectator, the
     message the website gives when they try to post. Posting goes through
-    ``services.game_message_post``, which also notifies the opponent.
+    ``chat.game_message_post``, which also notifies the opponent.
     """
 
     permission_classes = [IsAuthenticated]
@@ -517,7 +414,7 @@ class GameMessagesView(APIView):
         messages = selectors.game_messages(game, request.user)
         if messages is None:
             raise Forbidden(_("You are not playing in this game."))
-        notifications_mark_messages_read(user=request.user, game=game, now=timezone.now())
+        messages_shown.send(sender=Game, game=game, user=request.user, now=timezone.now())
         return Response(GameMessageSerializer(messages, many=True).data)
 
     @extend_schema(
@@ -537,7 +434,7 @@ class GameMessagesView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         body = GameMessageCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        message = services.game_message_post(
+        message = chat.game_message_post(
             game_id=pk, author=request.user, text=body.validated_data["text"], now=timezone.now()
         )
         return Response(GameMessageSerializer(message).data, status=status.HTTP_201_CREATED)
@@ -605,12 +502,12 @@ def _now() -> Any:
 GameRollView = _action_view(
     "roll",
     "Roll the dice (instead of doubling).",
-    lambda g, p, ply, d: services.game_roll(game_id=g, player=p, expected_ply=ply, now=_now()),
+    lambda g, p, ply, d: turns.game_roll(game_id=g, player=p, expected_ply=ply, now=_now()),
 )
 GameMoveView = _action_view(
     "move",
     "Play the rolled dice; `play` in standard notation (one of `plays[].notation`).",
-    lambda g, p, ply, d: services.game_play_move(
+    lambda g, p, ply, d: turns.game_play_move(
         game_id=g, player=p, expected_ply=ply, play_text=d["play"], now=_now()
     ),
     MoveSerializer,
@@ -618,22 +515,22 @@ GameMoveView = _action_view(
 GameDoubleView = _action_view(
     "double",
     "Offer a double (before rolling).",
-    lambda g, p, ply, d: services.game_double(game_id=g, player=p, expected_ply=ply, now=_now()),
+    lambda g, p, ply, d: turns.game_double(game_id=g, player=p, expected_ply=ply, now=_now()),
 )
 GameTakeView = _action_view(
     "take",
     "Take the double: the cube is doubled and passes to you.",
-    lambda g, p, ply, d: services.game_take(game_id=g, player=p, expected_ply=ply, now=_now()),
+    lambda g, p, ply, d: turns.game_take(game_id=g, player=p, expected_ply=ply, now=_now()),
 )
 GameDropView = _action_view(
     "drop",
     "Drop the double: you lose the game at the current cube value.",
-    lambda g, p, ply, d: services.game_drop(game_id=g, player=p, expected_ply=ply, now=_now()),
+    lambda g, p, ply, d: turns.game_drop(game_id=g, player=p, expected_ply=ply, now=_now()),
 )
 GameResignView = _action_view(
     "resign",
     "Resign this game (`scope: game`) or the whole match (`scope: match`).",
-    lambda g, p, ply, d: services.game_resign(
+    lambda g, p, ply, d: endings.game_resign(
         game_id=g, player=p, expected_ply=ply, now=_now(), whole_match=d["scope"] == "match"
     ),
     ResignSerializer,
@@ -641,21 +538,21 @@ GameResignView = _action_view(
 GameOfferDrawView = _action_view(
     "offer-draw",
     "Propose that the match end as a draw.",
-    lambda g, p, ply, d: services.match_offer_draw(
+    lambda g, p, ply, d: endings.match_offer_draw(
         game_id=g, player=p, expected_ply=ply, now=_now()
     ),
 )
 GameAcceptDrawView = _action_view(
     "accept-draw",
     "Accept the opponent's draw offer: the match ends as a draw.",
-    lambda g, p, ply, d: services.match_answer_draw(
+    lambda g, p, ply, d: endings.match_answer_draw(
         game_id=g, player=p, expected_ply=ply, now=_now(), accept=True
     ),
 )
 GameDeclineDrawView = _action_view(
     "decline-draw",
     "Decline the opponent's draw offer: play goes on.",
-    lambda g, p, ply, d: services.match_answer_draw(
+    lambda g, p, ply, d: endings.match_answer_draw(
         game_id=g, player=p, expected_ply=ply, now=_now(), accept=False
     ),
 )

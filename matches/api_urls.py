@@ -4,50 +4,13 @@ Collections and objects end with a slash; actions (POST) are verbs without one, 
 a game's ``messages`` (GET the chat, POST to it), which lives beside its actions.
 """
 
-from django.urls import path, register_converter
+from django.urls import path
+
+import backgammon.api.converters  # noqa: F401 - registers the object_id converter
 
 from . import api
 
-
-class ObjectIdConverter:
-    """Any path segment; a non-number (or one out of range) becomes 0, which no row has.
-
-    So ``/api/games/abc/`` is the API's JSON 404, not Django's HTML page, and a huge
-    number never reaches the database driver.
-    """
-
-    regex = "[^/]+"
-
-    def to_python(self, value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            return 0
-        return number if 0 < number < 2**31 else 0
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(ObjectIdConverter, "object_id")
-
 urlpatterns = [
-    path("challenges/", api.ChallengeListView.as_view(), name="api_challenges"),
-    path(
-        "challenges/<object_id:pk>/accept",
-        api.ChallengeAcceptView.as_view(),
-        name="api_challenge_accept",
-    ),
-    path(
-        "challenges/<object_id:pk>/decline",
-        api.ChallengeDeclineView.as_view(),
-        name="api_challenge_decline",
-    ),
-    path(
-        "challenges/<object_id:pk>/withdraw",
-        api.ChallengeWithdrawView.as_view(),
-        name="api_challenge_withdraw",
-    ),
     path("matches/", api.MatchListView.as_view(), name="api_matches"),
     path("matches/<object_id:pk>/", api.MatchDetailView.as_view(), name="api_match"),
     path(

@@ -11,7 +11,7 @@ from datetime import datetime
 from accounts.models import User
 from gammon import legal_plays
 
-from . import services
+from . import record, turns
 from .models import Game, Match
 
 
@@ -22,16 +22,16 @@ def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float
     common = {"game_id": game.pk, "player": user, "expected_ply": game.ply, "now": now}
     if game.state == Game.State.DOUBLED:
         if rng.random() < 0.5:
-            return services.game_take(**common)
-        return services.game_drop(**common)
+            return turns.game_take(**common)
+        return turns.game_drop(**common)
     if game.state == Game.State.ROLLING:
-        state = services.match_state(match, game)
+        state = record.match_state(match, game)
         if rng.random() < double_rate and state.can_double(game.turn_color):
-            return services.game_double(**common)
-        return services.game_roll(**common)
+            return turns.game_double(**common)
+        return turns.game_roll(**common)
     plays = legal_plays(game.position(), game.dice or (0, 0))
     text = str(rng.choice(plays)) if plays else "pass"
-    return services.game_play_move(play_text=text, **common)
+    return turns.game_play_move(play_text=text, **common)
 
 
 def bot_play_match(

@@ -1,19 +1,14 @@
-"""Time control over all games: expiry, time-out warnings, vacations.
+"""Time control over all games: the expiry sweep, vacations, and a game's clock.
 
-The periodic functions take ``now`` and are called by the Celery tasks in
-``matches.tasks`` (beat schedule in settings). Each claims its rows so that two
-concurrent runs never act twice:
-
-- :func:`games_expire_overdue` picks overdue games with
-  ``SELECT … FOR UPDATE SKIP LOCKED`` in batches (the partial index
-  ``game_active_deadline`` keeps the cost proportional to the overdue games) and
-  ends them through :func:`matches.services.games_time_out_batch` (money sessions:
-  :func:`matches.services.game_time_out_locked`), which re-check the deadline under
-  the lock. Both apply the one definition of a time-out (``services._time_out``); the
-  batch writes it with ``bulk_update`` and ``bulk_create``.
-- :func:`challenges_expire` is one conditional UPDATE.
-- :func:`players_remind` claims each warning by inserting a unique
-  :class:`~matches.models.TimeoutWarning` row.
+- :func:`games_expire_overdue` (every minute, from ``matches.tasks``) picks overdue
+  games with ``SELECT … FOR UPDATE SKIP LOCKED`` in batches (the partial index
+  ``game_active_deadline`` keeps the cost proportional to the overdue games), so two
+  concurrent runs never act twice, and ends them through
+  :func:`matches.endings.games_time_out_batch` (money sessions:
+  :func:`matches.endings.game_time_out_locked`), which re-check the deadline under
+  the lock. Both apply the one definition of a time-out (``endings._time_out``).
+- :func:`vacation_take` and :func:`vacation_cancel` move the deadlines of the games
+  where the player is on turn (:func:`reschedule`).
 """
 
 from __future__ import annotations
@@ -22,18 +17,16 @@ import logging
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.validators import MAX_WARNING_HOURS
 
 from . import timecontrol
+from .endings import game_time_out_locked, games_time_out_batch
 from .errors import InvalidAction
-from .models import Challenge, Game, Match, Notification, TimeoutWarning, Vacation
-from .notifications import notify
-from .services import game_time_out_locked, games_time_out_batch
+from .models import Game, Match, Vacation
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +51,10 @@ def games_expire_overdue(*, now: datetime, batch: int = EXPIRY_BATCH) -> int:
     matches and the matches' players (``FOR UPDATE OF`` game and match ``SKIP LOCKED``:
     another run, or a player acting on the match, keeps its rows and this run takes
     others; nothing waits, so nothing deadlocks). The match-play games, the common case,
-    are then ended together by :func:`~matches.services.games_time_out_batch` (plain ORM
+    are then ended together by :func:`~matches.endings.games_time_out_batch` (plain ORM
     bulk writes, a constant number of statements per batch) in a savepoint. The rest
     (money sessions, whose next game starts at once) go one by one through
-    :func:`~matches.services.game_time_out_locked`, each in its own savepoint; so do all
+    :func:`~matches.endings.game_time_out_locked`, each in its own savepoint; so do all
     the batch's games if the batch write fails, so that a failure rolls back one game only.
     """
     ended = 0
@@ -110,63 +103,6 @@ def _claim(now: datetime, skip: set[int], batch: int, pks: list[int] | None = No
     return list(picked[:batch])
 
 
-def challenges_expire(*, now: datetime) -> int:
-    """Open challenges (and invitations) past their validity expire: one UPDATE."""
-    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
-        status=Challenge.Status.EXPIRED, responded_at=now
-    )
-
-
-# --------------------------------------------------------------------------- warnings
-
-
-def players_remind(*, now: datetime) -> int:
-    """Warn players on turn at their chosen hours before the deadline, once per turn."""
-    horizon = now + timedelta(hours=MAX_WARNING_HOURS)
-    games = (
-        Game.objects.exclude(state=Game.State.FINISHED)
-        .filter(deadline_at__gt=now, deadline_at__lte=horizon, match__status=Match.Status.PLAYING)
-        .select_related("match", "match__white", "match__black")
-    )
-    sent = 0
-    for game in games:
-        color = game.turn_color
-        player = game.match.player(color)
-        left = game.deadline_at - now
-        due = [h for h in player.warning_hours_list if left <= timedelta(hours=h)]
-        if not due:
-            continue
-        claimed = [h for h in due if _claim_warning(game, h, now)]
-        if not claimed:
-            continue
-        # Several hours may come due at once (a short turn): warn for the nearest only.
-        with transaction.atomic():
-            notify(
-                recipient=player,
-                kind=Notification.Kind.TIMEOUT_WARNING,
-                now=now,
-                game=game,
-                payload={
-                    "opponent": game.match.player(color.other).public_name,
-                    "hours": min(claimed),
-                    "deadline": game.deadline_at.isoformat(),
-                },
-            )
-        sent += 1
-    return sent
-
-
-def _claim_warning(game: Game, hours: int, now: datetime) -> bool:
-    try:
-        with transaction.atomic():
-            TimeoutWarning.objects.create(
-                game=game, deadline_at=game.deadline_at, hours=hours, ply=game.ply, created_at=now
-            )
-    except IntegrityError:
-        return False
-    return True
-
-
 # --------------------------------------------------------------------------- vacations
 
 
@@ -186,7 +122,7 @@ def vacation_days_used(user: User, year: int, *, exclude: int | None = None) -> 
     return used
 
 
-def _reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) -> None:
+def reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) -> None:
     """Recompute the deadlines of games where ``user`` is on turn, after their vacations
     changed from ``before`` to what is stored now. The clock time left is kept."""
     after = timecontrol.away_intervals(user.pk, now)
@@ -242,7 +178,7 @@ def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacat
     vacation = Vacation.objects.create(
         user=user, start=start, end=end, starts_at=starts_at, ends_at=ends_at, created_at=now
     )
-    _reschedule(user, now, before)
+    reschedule(user, now, before)
     return vacation
 
 
@@ -260,7 +196,7 @@ def vacation_cancel(*, user: User, vacation_id: int, now: datetime) -> None:
         vacation.end = max(today, vacation.start)
         vacation.ends_at = now
         vacation.save(update_fields=["end", "ends_at"])
-    _reschedule(user, now, before)
+    reschedule(user, now, before)
 
 
 def away_until(user: User, now: datetime) -> date | None:

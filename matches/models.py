@@ -1,4 +1,4 @@
-"""Challenges, matches, games and the append-only record of every turn.
+"""Matches, games and the append-only record of every turn.
 
 A game's board is stored from White's side (White moves 24 -> 1), whoever is
 on roll, so that a row reads the same in the admin, the API and the replay
@@ -17,6 +17,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gammon import BoardView, Color, Position, Termination, Variant
+
+#: The highest cube limit: the largest power of two the column holds (a small integer,
+#: at most 32767 on PostgreSQL).
+MAX_CUBE_LIMIT = 1 << 14
 
 START_BOARD: dict[str, list[int]] = {"points": [0] * 24, "bar": [0, 0], "off": [0, 0]}
 
@@ -62,56 +66,6 @@ class MatchOptions(models.Model):
     @property
     def checkers(self) -> int:
         return Variant(self.variant).checkers
-
-
-class Challenge(MatchOptions):
-    class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        ACCEPTED = "accepted", _("Accepted")
-        DECLINED = "declined", _("Declined")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
-        EXPIRED = "expired", _("Expired")
-
-    challenger = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="challenges_sent",
-        verbose_name=_("challenger"),
-    )
-    opponent = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="challenges_received",
-        verbose_name=_("opponent"),
-        help_text=_("Empty for an open challenge that anyone may accept."),
-    )
-    message = models.CharField(_("message"), max_length=200, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
-    )
-    created_at = models.DateTimeField(_("created"))
-    expires_at = models.DateTimeField(_("expires"))
-    responded_at = models.DateTimeField(_("answered"), null=True, blank=True)
-    match = models.OneToOneField(
-        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
-    )
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [
-            models.Index(
-                fields=["expires_at"], name="challenge_open_expiry", condition=Q(status="open")
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"Challenge #{self.pk} by {self.challenger}"
-
-    @property
-    def is_open_to_anyone(self) -> bool:
-        return self.opponent_id is None
 
 
 class Match(MatchOptions):
@@ -381,5 +335,36 @@ class GameMessage(models.Model):
         return f"Message #{self.pk} by {self.author_id} in game {self.game_id}"
 
 
-# Time control and notifications (issue 4): vacations, the outbox, warning claims.
-from .models_notify import Notification, TimeoutWarning, Vacation  # noqa: E402, F401
+class Vacation(models.Model):
+    """A player away from ``start`` to ``end`` (both inclusive, dates in their zone).
+
+    ``starts_at``/``ends_at`` are the instants, fixed when the vacation is taken
+    (midnight at the start of ``start`` to midnight after ``end`` in the player's
+    time zone then). While a vacation runs the player's clocks stop in every game.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="vacations",
+        verbose_name=_("player"),
+    )
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_end")]
+        constraints = [
+            models.CheckConstraint(condition=Q(end__gte=models.F("start")), name="vacation_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.start}..{self.end}"
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1

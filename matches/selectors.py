@@ -13,8 +13,8 @@ from accounts.models import User
 from gammon import Color, Play, RulesError, legal_plays, parse_play
 
 from .errors import from_rules_error
-from .models import Challenge, Game, GameMessage, Match, Vacation
-from .services import match_state
+from .models import Game, GameMessage, Match, Vacation
+from .record import match_state
 
 
 class Decision(StrEnum):
@@ -143,20 +143,6 @@ def matches_of(user: User) -> QuerySet[Match]:
         .select_related("white", "black")
         .order_by("status", "-created_at")
     )
-
-
-def challenges_open_to(user: User) -> QuerySet[Challenge]:
-    """Open challenges ``user`` may accept: addressed to them, or to anyone but their own."""
-    return (
-        Challenge.objects.filter(status=Challenge.Status.OPEN)
-        .filter(Q(opponent=user) | Q(opponent__isnull=True))
-        .exclude(challenger=user)
-        .select_related("challenger", "opponent")
-    )
-
-
-def challenges_sent_by(user: User) -> QuerySet[Challenge]:
-    return Challenge.objects.filter(challenger=user).select_related("opponent", "match")
 
 
 def game_preview_play(game: Game, play_text: str) -> Play:

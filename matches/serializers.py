@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -20,9 +19,8 @@ from rest_framework.fields import empty
 
 from backgammon.api.errors import ErrorSerializer
 
-from .models import Challenge, GameEvent, GameMessage, Match, VariantChoice
+from .models import MAX_CUBE_LIMIT, GameEvent, GameMessage, Match, VariantChoice
 from .selectors import Decision
-from .services import MAX_CUBE_LIMIT
 
 COLORS = ("white", "black")
 
@@ -125,73 +123,6 @@ class CubeLimitField(StrictIntegerField):
 class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField(source="public_name")
-
-
-# --------------------------------------------------------------------------- challenges
-
-
-@extend_schema_serializer(
-    description="A new challenge. Every field may be left out; the defaults are shown."
-)
-class ChallengeCreateSerializer(serializers.Serializer):
-    """A new challenge. The ranges are the service's; it checks them again."""
-
-    opponent = TextField(
-        allow_null=True,
-        required=False,
-        default=None,
-        min_length=1,
-        max_length=150,
-        validators=[UnicodeUsernameValidator()],
-        help_text="Username of the challenged player; null for a challenge open to anyone.",
-    )
-    variant = VariantField(default=VariantChoice.STANDARD.value)
-    length = StrictIntegerField(
-        min_value=0, max_value=25, default=5, help_text="Points to win; 0 for a money session."
-    )
-    days_per_move = StrictIntegerField(min_value=1, max_value=30, default=3)
-    time_bank_days = StrictIntegerField(min_value=0, max_value=365, default=0)
-    cube_limit = CubeLimitField(
-        min_value=1,
-        max_value=CUBE_LIMITS[-1],
-        allow_null=True,
-        default=64,
-        help_text=f"The highest cube value: a power of two from 1 to {MAX_CUBE_LIMIT}; "
-        "null (no limit) only for money sessions.",
-    )
-    jacoby = StrictBooleanField(default=False, help_text="Money sessions only.")
-    automatic_doubles = StrictBooleanField(default=False, help_text="Money sessions only.")
-    rated = StrictBooleanField(default=True)
-    message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
-
-
-class ChallengeSerializer(serializers.ModelSerializer):
-    challenger = serializers.CharField(source="challenger.username")
-    opponent = serializers.CharField(source="opponent.username", allow_null=True)
-    match = serializers.IntegerField(source="match_id", allow_null=True)
-
-    class Meta:
-        model = Challenge
-        fields = [
-            "id",
-            "challenger",
-            "opponent",
-            "variant",
-            "length",
-            "days_per_move",
-            "time_bank_days",
-            "cube_limit",
-            "jacoby",
-            "automatic_doubles",
-            "rated",
-            "message",
-            "status",
-            "created_at",
-            "expires_at",
-            "responded_at",
-            "match",
-        ]
-        read_only_fields = fields
 
 
 # --------------------------------------------------------------------------- matches
@@ -567,8 +498,6 @@ class ResignSerializer(ActionSerializer):
 
 __all__ = [
     "ActionSerializer",
-    "ChallengeCreateSerializer",
-    "ChallengeSerializer",
     "ErrorSerializer",
     "GameMessageCreateSerializer",
     "GameMessageSerializer",

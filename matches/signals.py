@@ -1,4 +1,4 @@
-"""Signals that ``matches`` sends and other apps (``stats``) receive.
+"""Signals that ``matches`` sends and other apps (``stats``, ``notifications``) receive.
 
 They are sent inside the transaction that changed the game, so a receiver's
 writes commit or roll back with the game itself.
@@ -27,8 +27,26 @@ match_cancelled = Signal()
 dice_rolled = Signal()
 
 #: Sent once for a batch of match-play games that the expiry sweep ended on time
-#: (``matches.services.games_time_out_batch``), instead of ``game_finished`` and
+#: (``matches.endings.games_time_out_batch``), instead of ``game_finished`` and
 #: ``match_finished`` for each: each game ended its match. kwargs: ``games`` (the
 #: finished Games, in the order they were ended), ``matches`` (their Matches, same
 #: order) and ``now``. Receivers must leave the same rows as the per-game signals would.
 games_timed_out = Signal()
+
+#: Sent when a game waits for a player who was not on turn before: the opponent after
+#: a move or a double, the doubler after a take (their roll thrown), the first player
+#: of a new game. ``game.turn`` and ``game.state`` (``rolling``, ``moving`` or
+#: ``doubled``) say who must do what. kwargs: ``game``, ``now``.
+turn_started = Signal()
+
+#: Sent when a player offers to end the match as a draw. kwargs: ``game``, ``color``
+#: (the offering side), ``now``.
+draw_offered = Signal()
+
+#: Sent when a player writes in a game's chat. kwargs: ``message`` (the GameMessage),
+#: ``recipient`` (the other player), ``now``.
+message_posted = Signal()
+
+#: Sent (outside any game change) when a player has just been shown a game's chat: the
+#: game page, or the API's ``GET`` of its messages. kwargs: ``game``, ``user``, ``now``.
+messages_shown = Signal()

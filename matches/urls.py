@@ -5,17 +5,6 @@ from matches import views
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("next/", views.next_game, name="next_game"),
-    path("challenges/", views.challenge_list, name="challenge_list"),
-    path("challenges/new/", views.challenge_new, name="challenge_new"),
-    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
-    path(
-        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
-    ),
-    path(
-        "challenges/<int:challenge_id>/withdraw/",
-        views.challenge_withdraw,
-        name="challenge_withdraw",
-    ),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/board.svg", views.game_board_svg, name="game_board_svg"),
     path("games/<int:game_id>/messages/", views.game_message_post, name="game_message_post"),

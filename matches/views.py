@@ -1,4 +1,4 @@
-"""The match pages: dashboard, challenges, the game page and the match page.
+"""The match pages: the dashboard, the game page and the match page.
 
 Views read through :mod:`matches.selectors` and write through
 :mod:`matches.services`; a :class:`~matches.errors.ServiceError` is shown to the
@@ -26,13 +26,13 @@ from accounts.models import User
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
-from . import selectors, services
+from . import chat, endings, selectors, turns
 from .board_svg import LastMove, board_geometry, board_svg, last_move_text
 from .errors import InvalidAction, ServiceError
-from .forms import ChallengeForm, GameActionForm, GameMessageForm
+from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match, Vacation
-from .notifications import notifications_mark_messages_read
 from .replay import ReplayError, replay_events
+from .signals import messages_shown
 
 SWAP_DICE = "matches.swap_dice"
 
@@ -56,18 +56,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     away = selectors.vacations_current(
         (g.match.player(g.turn_color).pk for g in others if not g.is_finished), timezone.now()
     )
-    challenges = [
-        c
-        for c in selectors.challenges_open_to(user).filter(opponent=user)
-        if c.expires_at > timezone.now()
-    ]
     return render(
         request,
         "matches/dashboard.html",
         {
             "awaiting": [_game_row(game, user) for game in awaiting],
             "others": [_game_row(game, user, away) for game in others],
-            "challenges": challenges,
         },
     )
 
@@ -127,111 +121,6 @@ def _todo(game: Game, color: Color) -> str:
     return _("Move") if mine else _("Opponent moves")
 
 
-# --------------------------------------------------------------------------- challenges
-
-
-@login_required
-def challenge_list(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
-    now = timezone.now()
-    open_to = [c for c in selectors.challenges_open_to(user) if c.expires_at > now]
-    return render(
-        request,
-        "matches/challenge_list.html",
-        {
-            "to_me": [c for c in open_to if c.opponent_id == user.pk],
-            "open": [c for c in open_to if c.opponent_id is None],
-            "sent": list(selectors.challenges_sent_by(user)[:30]),
-            "now": now,
-        },
-    )
-
-
-@login_required
-def challenge_new(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
-    status = 200
-    if request.method == "POST":
-        form = ChallengeForm(request.POST)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                challenge = services.challenge_create(
-                    challenger=user,
-                    now=timezone.now(),
-                    opponent=data["opponent"],
-                    variant=data["variant"],
-                    length=data["length"],
-                    days_per_move=data["days_per_move"],
-                    time_bank_days=data["time_bank_days"],
-                    cube_limit=data["cube_limit"],
-                    jacoby=data["jacoby"],
-                    automatic_doubles=data["automatic_doubles"],
-                    rated=data["rated"],
-                    message=data["message"],
-                )
-            except ServiceError as error:
-                form.add_error(form.ERROR_FIELDS.get(error.code), str(error))
-                status = error.status
-            else:
-                if challenge.opponent is None:
-                    messages.success(request, _("Your open challenge is posted."))
-                else:
-                    messages.success(
-                        request,
-                        _("Your challenge has been sent to %(name)s.")
-                        % {"name": challenge.opponent.public_name},
-                    )
-                return redirect("challenge_list")
-        else:
-            status = 400
-    else:
-        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
-    return render(request, "matches/challenge_new.html", {"form": form}, status=status)
-
-
-def _challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
-    user = _user(request)
-    now = timezone.now()
-    try:
-        if action == "accept":
-            match = services.challenge_accept(challenge_id=challenge_id, user=user, now=now)
-            messages.success(request, _("Challenge accepted. Good luck!"))
-            game = match.current_game
-            assert game is not None
-            return redirect("game_detail", game_id=game.pk)
-        if action == "decline":
-            services.challenge_decline(challenge_id=challenge_id, user=user, now=now)
-            messages.success(request, _("Challenge declined."))
-        else:
-            services.challenge_withdraw(challenge_id=challenge_id, user=user, now=now)
-            messages.success(request, _("Challenge withdrawn."))
-    except ServiceError as error:
-        messages.error(request, str(error))
-        response = challenge_list(request)
-        response.status_code = error.status
-        return response
-    return redirect("challenge_list")
-
-
-@login_required
-@require_POST
-def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, challenge_id, "accept")
-
-
-@login_required
-@require_POST
-def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, challenge_id, "decline")
-
-
-@login_required
-@require_POST
-def challenge_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    return _challenge_action(request, challenge_id, "withdraw")
-
-
 # --------------------------------------------------------------------------- the game page
 
 
@@ -274,21 +163,21 @@ def _act(game: Game, user: User, data: dict[str, Any]) -> None:
     }
     action = data["action"]
     if action == "move":
-        services.game_play_move(play_text=data["play"].strip(), **common)
+        turns.game_play_move(play_text=data["play"].strip(), **common)
     elif action == "roll":
-        services.game_roll(**common)
+        turns.game_roll(**common)
     elif action == "double":
-        services.game_double(**common)
+        turns.game_double(**common)
     elif action == "take":
-        services.game_take(**common)
+        turns.game_take(**common)
     elif action == "drop":
-        services.game_drop(**common)
+        turns.game_drop(**common)
     elif action in ("resign", "resign_match"):
-        services.game_resign(whole_match=action == "resign_match", **common)
+        endings.game_resign(whole_match=action == "resign_match", **common)
     elif action == "offer_draw":
-        services.match_offer_draw(**common)
+        endings.match_offer_draw(**common)
     else:
-        services.match_answer_draw(accept=action == "accept_draw", **common)
+        endings.match_answer_draw(accept=action == "accept_draw", **common)
 
 
 @require_POST
@@ -634,7 +523,7 @@ def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
     color = game.match.color_of(user)
     if rows is None or color is None:  # not one of the two players
         return {"game_messages": None}
-    notifications_mark_messages_read(user=user, game=game, now=timezone.now())
+    messages_shown.send(sender=Game, game=game, user=user, now=timezone.now())
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,
@@ -656,7 +545,7 @@ def game_message_post(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise InvalidAction(form.errors["text"][0], code="invalid_message")
-        services.game_message_post(
+        chat.game_message_post(
             game_id=game_id, author=user, text=form.cleaned_data["text"], now=timezone.now()
         )
     except ServiceError as error:

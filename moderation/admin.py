@@ -35,18 +35,11 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.models import User
+from challenges.models import Challenge
 from matches.errors import ServiceError
-from matches.models import (
-    Challenge,
-    Game,
-    GameEvent,
-    GameMessage,
-    Match,
-    Notification,
-    TimeoutWarning,
-    Vacation,
-)
-from matches.notifications import enqueue
+from matches.models import Game, GameEvent, GameMessage, Match, Vacation
+from notifications.models import Notification, TimeoutWarning
+from notifications.tasks import enqueue
 
 from . import selectors, services
 from .forms import AdjudicateForm, ExtendDeadlineForm, ReasonForm, ReportCloseForm, SuspendForm

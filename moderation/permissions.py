@@ -13,13 +13,13 @@ MODERATORS_GROUP = "moderators"
 #: ``app_label.codename`` of every permission the group holds.
 MODERATOR_PERMISSIONS = (
     "accounts.view_user",
-    "matches.view_challenge",
+    "challenges.view_challenge",
     "matches.view_match",
     "matches.view_game",
     "matches.view_gameevent",
     "matches.view_gamemessage",
-    "matches.view_notification",
-    "matches.view_timeoutwarning",
+    "notifications.view_notification",
+    "notifications.view_timeoutwarning",
     "matches.view_vacation",
     "matches.adjudicate_match",
     "matches.extend_deadline",

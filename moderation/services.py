@@ -21,10 +21,11 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from gammon import Color
-from matches import services as match_services
+from matches import chat, moderator_actions
 from matches.errors import Conflict, Forbidden, InvalidAction
-from matches.models import Game, GameMessage, Match, Notification
-from matches.notifications import notify
+from matches.models import Game, GameMessage, Match
+from notifications.models import Notification
+from notifications.outbox import notify
 
 from .models import AuditEntry, Report, Suspension, Warning
 from .selectors import may_read_messages, suspensions_in_force
@@ -263,7 +264,7 @@ def match_adjudicate(
     if decision not in {value for value, _label in Decision.CHOICES}:
         raise InvalidAction(gettext_lazy("Choose a decision."), code="decision")
     winner = {Decision.WHITE: Color.WHITE, Decision.BLACK: Color.BLACK}.get(decision)
-    match = match_services.match_adjudicate(
+    match = moderator_actions.match_adjudicate(
         match_id=match.pk, winner=winner, cancel=decision == Decision.CANCEL, now=now
     )
     audit(
@@ -324,7 +325,7 @@ def game_extend_deadline(
     """Give the player on turn in ``game`` more time; both players are told the new deadline."""
     reason = _reason(reason)
     before = game.deadline_at
-    game = match_services.game_extend_deadline(game_id=game.pk, extra=extra, now=now)
+    game = moderator_actions.game_extend_deadline(game_id=game.pk, extra=extra, now=now)
     assert game.deadline_at is not None
     deadline = game.deadline_at
     audit(
@@ -361,7 +362,7 @@ def game_message_hide(
 ) -> GameMessage:
     """Hide a game message from the players; both players are told."""
     reason = _reason(reason)
-    message = match_services.game_message_hide(message_id=message.pk, moderator=moderator, now=now)
+    message = chat.game_message_hide(message_id=message.pk, moderator=moderator, now=now)
     game = Game.objects.select_related("match__white", "match__black").get(pk=message.game_id)
     audit(
         actor=moderator,

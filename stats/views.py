@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
 from matches.models import VariantChoice
+from matches.selectors import matches_of
 
 from . import selectors
 from .models import LEADERBOARD_MIN_MATCHES
@@ -48,3 +49,13 @@ def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request, "stats/dice.html", {"dice": selectors.dice_stats(player), "player": player}
     )
+
+
+def player_detail(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page: their matches, record, ratings and rating chart. It lives
+    here, at the top of the apps it reads (accounts, matches, stats), so that none of
+    them imports an app above it."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    context: dict[str, object] = {"player": player, "matches": matches_of(player)}
+    context.update(selectors.player_page_context(player))
+    return render(request, "accounts/player.html", context)

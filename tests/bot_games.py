@@ -32,8 +32,9 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
 from gammon import FixedDice
-from matches import services
+from matches import record
 from matches.bots import bot_play_match
 from matches.models import Match
 
@@ -61,15 +62,15 @@ class Starter:
     ) -> Match:
         rng = random.Random(seed)
         dice = FixedDice([rng.randint(1, 6) for _ in range(THROWS)])
-        self.monkeypatch.setattr(services, "dice", dice)
+        self.monkeypatch.setattr(record, "dice", dice)
         when = now or self.now
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=self.users[challenger],
             opponent=self.users[opponent],
             now=when,
             **options,
         )
-        return services.challenge_accept(
+        return challenge_services.challenge_accept(
             challenge_id=challenge.pk, user=self.users[opponent], now=when
         )
 
@@ -177,7 +178,9 @@ class BotGames:
         sent = len(getattr(mail, "outbox", []))
         before = _snapshot()
         with pytest.MonkeyPatch.context() as monkeypatch, transaction.atomic():
-            monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+            monkeypatch.setattr(
+                challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0)
+            )
             start = Starter(users=users, now=timezone.now(), monkeypatch=monkeypatch)
             matches = RECIPES[name](start)
             after = _snapshot()

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import BaseThrottle
 
 from accounts.models import User
+from challenges.models import Challenge
 from matches import api
-from matches.models import Challenge
 from tests.matches.api_helpers import scripted_dice, snapshot, start_match, token_client
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +189,7 @@ def test_a_bug_answers_json_500_under_api_and_a_page_elsewhere(
     def boom(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(api, "_match_data", boom)
+    monkeypatch.setattr(api, "match_data", boom)
     client = APIClient(raise_request_exception=False)
     response = client.get(f"/api/matches/{live['id']}/", HTTP_ACCEPT_LANGUAGE="es")
     body = assert_error(response, 500, "server_error")

@@ -23,7 +23,7 @@ import matches.api
 import matches.serializers
 import stats.api
 from accounts.models import User
-from matches.models import Challenge
+from challenges.models import Challenge
 from tests.matches.api_helpers import scripted_dice, snapshot, start_match, token_client
 
 

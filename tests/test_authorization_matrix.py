@@ -50,12 +50,16 @@ from django.urls import URLPattern, URLResolver, get_resolver, include, path
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
+from challenges.models import Challenge
 from gammon import legal_plays
-from matches import clock, services
-from matches.models import Challenge, Game, GameMessage, Match, Notification, Vacation
-from matches.notifications import notify, unsubscribe_token
+from matches import chat, clock, endings, turns
+from matches.models import Game, GameMessage, Match, Vacation
 from moderation.models import Report, Suspension
 from moderation.permissions import MODERATORS_GROUP
+from notifications.models import Notification
+from notifications.outbox import notify
+from notifications.unsubscribe import unsubscribe_token
 from tests.factories import UserFactory
 from tests.stats.helpers import match_start
 
@@ -157,7 +161,7 @@ def _on_turn(world: World) -> None:
 def _rolling(world: World) -> None:
     """``player`` is on roll (may roll or double)."""
     _on_turn(world)
-    services.game_play_move(
+    turns.game_play_move(
         game_id=world.game.pk,
         player=world.player,
         expected_ply=world.game.ply,
@@ -171,7 +175,7 @@ def _doubled(world: World) -> None:
     """``opponent`` has doubled; ``player`` answers."""
     _rolling(world)
     doubler = world.player
-    services.game_double(
+    turns.game_double(
         game_id=world.game.pk, player=doubler, expected_ply=world.game.ply, now=timezone.now()
     )
     world.refresh()
@@ -182,7 +186,7 @@ def _draw_offered(world: World) -> None:
     """``opponent`` has offered a draw; ``player`` answers."""
     _on_turn(world)
     offerer = world.opponent
-    services.match_offer_draw(
+    endings.match_offer_draw(
         game_id=world.game.pk, player=offerer, expected_ply=world.game.ply, now=timezone.now()
     )
     world.refresh()
@@ -207,10 +211,8 @@ def world(player: User, opponent: User, outsider: User) -> World:
     on_turn = match.player(game.turn_color)
     other = match.player(game.turn_color.other)
     assert isinstance(on_turn, User) and isinstance(other, User)
-    message = services.game_message_post(
-        game_id=game.pk, author=other, text="A private word", now=now
-    )
-    challenge = services.challenge_create(challenger=on_turn, opponent=other, now=now)
+    message = chat.game_message_post(game_id=game.pk, author=other, text="A private word", now=now)
+    challenge = challenge_services.challenge_create(challenger=on_turn, opponent=other, now=now)
     today = timezone.localdate(now)
     vacation = clock.vacation_take(
         user=on_turn, start=today + timedelta(days=10), end=today + timedelta(days=11), now=now

@@ -9,6 +9,7 @@ from celery import shared_task
 from django.db import transaction
 
 from backgammon.celery import app
+from notifications import tasks as notification_tasks
 
 calls: list[int] = []
 
@@ -72,7 +73,6 @@ def mute_redis() -> Iterator[str]:
 def test_handing_an_email_to_a_redis_that_never_answers_gives_up(mute_redis: str) -> None:
     """The broker's socket timeouts (settings.CELERY_BROKER_TRANSPORT_OPTIONS) bound a
     publish: without them it waits for an answer forever, and so would the request."""
-    from matches import notifications
 
     previous = app.conf.broker_url, app.conf.task_always_eager
     app.conf.broker_url = app.conf.broker_write_url = app.conf.broker_read_url = mute_redis
@@ -82,7 +82,7 @@ def test_handing_an_email_to_a_redis_that_never_answers_gives_up(mute_redis: str
     results: list[bool] = []
     try:
         call = threading.Thread(
-            target=lambda: results.append(notifications.enqueue(1)),
+            target=lambda: results.append(notification_tasks.enqueue(1)),
             daemon=True,
         )
         call.start()

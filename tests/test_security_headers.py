@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
 from gammon import FixedDice
-from matches import services
+from matches import record
 from matches.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -66,10 +67,10 @@ def inline_code(html: str) -> InlineCode:
 
 @pytest.fixture
 def game(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> Game:
-    monkeypatch.setattr(services, "dice", FixedDice([(3, 1)]))
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     assert match.current_game is not None
     return match.current_game
 

@@ -35,13 +35,17 @@ from hypothesis import strategies as st
 
 from accounts.forms import PreferencesForm
 from accounts.models import User
-from matches import clock, selectors, services
-from matches.forms import ChallengeForm, GameActionForm, GameMessageForm
-from matches.models import Challenge, Game, GameMessage, Match, Notification, Vacation
-from matches.notifications import unsubscribe_token
+from challenges import services as challenge_services
+from challenges.forms import ChallengeForm
+from challenges.models import Challenge
+from matches import chat, clock, record, selectors
+from matches.forms import GameActionForm, GameMessageForm
+from matches.models import Game, GameMessage, Match, Vacation
 from matches.vacation_views import VacationForm
 from moderation.forms import ReportForm
 from moderation.models import Report
+from notifications.models import Notification
+from notifications.unsubscribe import unsubscribe_token
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
 
@@ -348,23 +352,27 @@ def test_every_page_of_the_site_is_listed() -> None:
 
 @pytest.fixture
 def world(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> World:
-    monkeypatch.setattr(services, "dice", SeededDice(12))
+    monkeypatch.setattr(record, "dice", SeededDice(12))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, length=3, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, length=3, now=now
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     game = match.current_game
     assert game is not None
-    message = services.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
+    message = chat.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
     tomorrow = now.date() + timedelta(days=1)
     vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
     return World(
         player=player,
         opponent=opponent,
         match=match,
-        challenge_to_player=services.challenge_create(
+        challenge_to_player=challenge_services.challenge_create(
             challenger=opponent, opponent=player, now=now
         ),
-        challenge_by_player=services.challenge_create(challenger=player, opponent=None, now=now),
+        challenge_by_player=challenge_services.challenge_create(
+            challenger=player, opponent=None, now=now
+        ),
         vacation=vacation,
         message=message,
     )

@@ -31,8 +31,10 @@ def remove_group(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("moderation", "0001_initial"),
-        ("matches", "0004_game_timeout_index"),
         ("accounts", "0001_initial"),
+        ("matches", "0001_initial"),
+        ("challenges", "0001_initial"),
+        ("notifications", "0001_initial"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]

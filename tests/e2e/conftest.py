@@ -7,7 +7,7 @@ or Playwright, a failure under ``CI=true``) and saves a screenshot of where it e
 when it logs a JavaScript error or a Content-Security-Policy violation.
 
 The live server runs in this process, so tests script the dice by monkeypatching
-``matches.services.dice`` and may call the services directly for the other player.
+``matches.record.dice`` and may call the services directly for the other player.
 """
 
 from __future__ import annotations

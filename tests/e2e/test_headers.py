@@ -12,9 +12,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
 from gammon import FixedDice
-from matches import services
-from matches.models import Notification
+from matches import record
+from notifications.models import Notification
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,10 +33,12 @@ def visit(page: Any, path: str) -> None:
 
 def test_no_main_page_violates_the_content_security_policy(new_page, monkeypatch) -> None:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    monkeypatch.setattr(services, "dice", FixedDice([(3, 1)]))
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now, length=3)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    challenge = challenge_services.challenge_create(
+        challenger=alice, opponent=bob, now=now, length=3
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
     game = match.current_game
     assert game is not None
     mover = match.player(game.turn_color)
@@ -128,7 +131,9 @@ COLOURS = """(el) => {
 
 def test_the_mark_as_read_buttons_are_readable(new_page) -> None:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    services.challenge_create(challenger=bob, opponent=alice, now=timezone.now(), length=3)
+    challenge_services.challenge_create(
+        challenger=bob, opponent=alice, now=timezone.now(), length=3
+    )
     assert Notification.objects.filter(recipient=alice, read_at=None).exists()
     page = new_page(user=alice)
     page.goto("/notifications/")

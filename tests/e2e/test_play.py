@@ -10,10 +10,10 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
-from gammon import FixedDice
-from matches import services
+from challenges import services as challenge_services
+from gammon import FixedDice, SeededDice
+from matches import record, turns
 from matches.bots import bot_act
-from matches.demo import SeededDice
 from matches.models import Game, Match
 from tests.factories import UserFactory
 
@@ -23,10 +23,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def start_match(white: User, black: User, monkeypatch, dice, **options) -> Game:
-    monkeypatch.setattr(services, "dice", dice)
+    monkeypatch.setattr(record, "dice", dice)
     now = timezone.now()
-    challenge = services.challenge_create(challenger=white, opponent=black, now=now, **options)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
+    challenge = challenge_services.challenge_create(
+        challenger=white, opponent=black, now=now, **options
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
     game = match.current_game
     assert game is not None
     return game
@@ -97,7 +99,7 @@ def test_double_and_take_with_the_confirmation_dialog(new_page, monkeypatch) -> 
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = start_match(alice, bob, monkeypatch, FixedDice([(3, 1), (5, 2)]), length=3)
     white, black = game.match.white, game.match.black
-    services.game_play_move(
+    turns.game_play_move(
         game_id=game.pk, player=white, play_text="8/5 6/5", expected_ply=game.ply,
         now=timezone.now(),
     )  # fmt: skip

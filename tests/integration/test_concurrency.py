@@ -16,8 +16,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from challenges import services as challenge_services
 from gammon import FixedDice
-from matches import services
+from matches import record, turns
 from matches.errors import Conflict
 from matches.models import Game, GameEvent
 from tests.matches.api_helpers import token_client
@@ -27,10 +28,10 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 def _live_game(player: Any, opponent: Any) -> tuple[Game, Any]:
     """A game with White to play an opening 6-1 (and dice for whatever follows)."""
-    services.dice = FixedDice([6, 1, 3, 1, 3, 1])
+    record.dice = FixedDice([6, 1, 3, 1, 3, 1])
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     game = match.current_game
     assert game is not None and game.state == Game.State.MOVING and game.turn == 0
     return game, match.white
@@ -61,9 +62,9 @@ def _run_together(*targets: Any) -> list[Any]:
 
 @pytest.fixture(autouse=True)
 def _restore_dice() -> Any:
-    previous = services.dice
+    previous = record.dice
     yield
-    services.dice = previous
+    record.dice = previous
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -72,7 +73,7 @@ def test_the_same_move_twice_at_once_is_played_once(player, opponent, attempt: i
     ply = game.ply
 
     def move() -> Game:
-        return services.game_play_move(
+        return turns.game_play_move(
             game_id=game.pk,
             player=white,
             play_text="13/7 8/7",

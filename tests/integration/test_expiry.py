@@ -10,8 +10,10 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from matches import clock, services
-from matches.models import GameEvent, Notification
+from challenges import services as challenge_services
+from matches import clock
+from matches.models import GameEvent
+from notifications.models import Notification
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.postgres]
@@ -24,10 +26,12 @@ def test_two_concurrent_sweeps_expire_each_game_once() -> None:
     for i in range(12):
         white = UserFactory(username=f"w{i}")
         black = UserFactory(username=f"b{i}")
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=white, opponent=black, now=start, days_per_move=1
         )
-        match = services.challenge_accept(challenge_id=challenge.pk, user=black, now=start)
+        match = challenge_services.challenge_accept(
+            challenge_id=challenge.pk, user=black, now=start
+        )
         games.append(match.current_game)
     now = timezone.now()
     results: list[int] = []

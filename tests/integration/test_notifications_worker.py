@@ -28,8 +28,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from backgammon.celery import app
-from matches import notifications, services
-from matches.models import Notification
+from challenges import services as challenge_services
+from matches import turns
+from notifications import delivery, outbox
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.factories import UserFactory
 
 pytestmark = [
@@ -259,8 +262,8 @@ def a_game(players: tuple[User, User]) -> Any:
     """A match in which it is someone's turn to move; e-mails are on for both from here."""
     alice, bob = players
     now = timezone.now()
-    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    challenge = challenge_services.challenge_create(challenger=alice, opponent=bob, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
     User.objects.filter(pk__in=[alice.pk, bob.pk]).update(notify=User.Notify.EVERY)
     game = match.current_game
     assert game is not None and game.state == "moving"
@@ -276,10 +279,10 @@ def play_one_move(game: Any) -> Notification:
     other = game.match.player(game.turn_color.other)
     before = Notification.objects.filter(recipient=other).count()
     if game.state == "rolling":
-        services.game_roll(game_id=game.pk, player=mover, expected_ply=game.ply, now=timezone.now())
+        turns.game_roll(game_id=game.pk, player=mover, expected_ply=game.ply, now=timezone.now())
         game.refresh_from_db()
     play = game_plays(game)[0]
-    services.game_play_move(
+    turns.game_play_move(
         game_id=game.pk,
         player=mover,
         play_text=str(play),
@@ -328,8 +331,8 @@ def test_a_worker_killed_mid_delivery_still_delivers_once(
     assert inbox.for_row(row.pk) == []
     worker.start()
     # Time passes (through ``now``): the sweeper frees the row the dead worker held.
-    later = timezone.now() + notifications.SENDING_TIMEOUT + timedelta(seconds=1)
-    assert notifications.notifications_sweep(now=later) >= 1
+    later = timezone.now() + delivery.SENDING_TIMEOUT + timedelta(seconds=1)
+    assert delivery.notifications_sweep(now=later, send=notification_tasks.enqueue) >= 1
     wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail after the restart")
     worker.wait_idle()
     assert len(inbox.for_row(row.pk)) == 1
@@ -349,8 +352,8 @@ def test_emails_owed_while_redis_was_down_arrive_when_it_is_back(
     assert [row_status(r) for r in owed] == ["pending", "pending"]
     redis.start()
     _use_broker(redis.url)
-    later = timezone.now() + notifications.SWEEP_GRACE
-    assert notifications.notifications_sweep(now=later) >= 2
+    later = timezone.now() + outbox.SWEEP_GRACE
+    assert delivery.notifications_sweep(now=later, send=notification_tasks.enqueue) >= 2
     for row in owed:
         wait_for(lambda row=row: inbox.for_row(row.pk), 60, "an owed e-mail")
     worker.wait_idle()
@@ -374,7 +377,7 @@ def test_an_email_refused_for_a_while_arrives_after_the_server_recovers(
     assert "451" in row.last_error
     inbox.refuse = False
     later = timezone.now() + timedelta(hours=1)
-    assert notifications.notifications_sweep(now=later) >= 1
+    assert delivery.notifications_sweep(now=later, send=notification_tasks.enqueue) >= 1
     wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail after recovery")
     worker.wait_idle()
     assert len(inbox.for_row(row.pk)) == 1

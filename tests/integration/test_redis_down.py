@@ -30,6 +30,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import requests
 
+from challenges import services as challenge_services
+
 ROOT = Path(__file__).resolve().parents[2]
 CLOSED_REDIS = "redis://127.0.0.1:1/0"
 PASSWORD = "a long test password 7"
@@ -113,9 +115,8 @@ def seed() -> None:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from matches import services
-    from matches.models import Notification
     from moderation.services import user_suspend
+    from notifications.models import Notification
 
     def player(name: str) -> User:
         user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
@@ -126,8 +127,10 @@ def seed() -> None:
     moderator = User.objects.create_superuser("mod", "mod@example.com", PASSWORD)
     now = timezone.now()
     user_suspend(moderator=moderator, user=carol, reason="Testing the suspension", now=now)
-    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now)
-    game = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now).current_game
+    challenge = challenge_services.challenge_create(challenger=alice, opponent=bob, now=now)
+    game = challenge_services.challenge_accept(
+        challenge_id=challenge.pk, user=bob, now=now
+    ).current_game
     assert game is not None and game.state == "moving"
     mover = game.match.player(game.turn_color)
     other = game.match.player(game.turn_color.other)
@@ -155,7 +158,7 @@ def suspend(username: str) -> None:
 
 def email_statuses(after: int) -> None:
     """(In the site's process.) The statuses of the outbox's e-mail rows after row ``after``."""
-    from matches.models import Notification
+    from notifications.models import Notification
 
     rows = Notification.objects.filter(delivery="email", pk__gt=after)
     rows = rows.values_list("status", flat=True)

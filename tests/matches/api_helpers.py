@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from gammon import Dice, FixedDice
-from matches import services
-from matches.models import Game, GameEvent, GameMessage, Match, Notification
+from matches import record
+from matches.models import Game, GameEvent, GameMessage, Match
+from notifications.models import Notification
 
 
 def token_client(user: User | None) -> APIClient:
@@ -45,12 +46,12 @@ class SeededDice:
 def scripted_dice(dice: Dice | list[int]) -> Iterator[Dice]:
     """Make the services throw ``dice`` (a script of single dice, or any Dice)."""
     replacement = FixedDice(dice) if isinstance(dice, list) else dice
-    previous = services.dice
-    services.dice = replacement
+    previous = record.dice
+    record.dice = replacement
     try:
         yield replacement
     finally:
-        services.dice = previous
+        record.dice = previous
 
 
 def snapshot() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, int, int]:

@@ -13,8 +13,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from challenges.models import Challenge
 from gammon import match_key_from_id, position_from_id
-from matches.models import Challenge, Game
+from matches.models import Game
 from tests.matches.api_helpers import (
     act,
     get_game,

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from gammon import Color
-from matches import selectors, services
+from matches import endings, selectors
 from matches.models import Game
 from matches.selectors import Decision
 from tests.matches.api_helpers import (
@@ -93,7 +93,7 @@ def test_game_awaiting_is_pure_and_typed(opened, django_assert_num_queries) -> N
     game = Game.objects.select_related("match", "match__white", "match__black").get(
         pk=match["games"][0]["id"]
     )
-    services.match_offer_draw(
+    endings.match_offer_draw(
         game_id=game.pk, player=game.match.white, expected_ply=None, now=game.updated_at
     )
     game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game.pk)

@@ -13,8 +13,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from matches import services
-from matches.models import Game, GameMessage, Notification
+from matches import chat, endings
+from matches.models import Game, GameMessage
+from notifications.models import Notification
 from tests.matches.api_helpers import snapshot, token_client
 from tests.matches.clock_helpers import start_game
 
@@ -63,7 +64,7 @@ def test_a_session_signed_in_player_can_chat_too(game: Game, player: User) -> No
 def test_spectators_are_refused_as_on_the_website_and_nothing_changes(
     game: Game, opponent: User, outsider: User
 ) -> None:
-    services.game_message_post(game_id=game.pk, author=opponent, text="secret", now=timezone.now())
+    chat.game_message_post(game_id=game.pk, author=opponent, text="secret", now=timezone.now())
     charlie = token_client(outsider)
     before = snapshot()
     response = charlie.get(url(game.pk))
@@ -76,7 +77,7 @@ def test_spectators_are_refused_as_on_the_website_and_nothing_changes(
 
 
 def test_visitors_must_authenticate_and_nothing_changes(game: Game, opponent: User) -> None:
-    services.game_message_post(game_id=game.pk, author=opponent, text="secret", now=timezone.now())
+    chat.game_message_post(game_id=game.pk, author=opponent, text="secret", now=timezone.now())
     visitor = token_client(None)
     before = snapshot()
     response = visitor.get(url(game.pk))
@@ -141,9 +142,9 @@ def test_a_hidden_message_keeps_its_place_without_its_text(
     game: Game, player: User, opponent: User, outsider: User
 ) -> None:
     now = timezone.now()
-    rude = services.game_message_post(game_id=game.pk, author=opponent, text="RUDE", now=now)
-    services.game_message_post(game_id=game.pk, author=opponent, text="sorry", now=now)
-    services.game_message_hide(message_id=rude.pk, moderator=outsider, now=now)
+    rude = chat.game_message_post(game_id=game.pk, author=opponent, text="RUDE", now=now)
+    chat.game_message_post(game_id=game.pk, author=opponent, text="sorry", now=now)
+    chat.game_message_hide(message_id=rude.pk, moderator=outsider, now=now)
     for user in (player, opponent):
         response = token_client(user).get(url(game.pk))
         assert "RUDE" not in response.content.decode()
@@ -161,7 +162,7 @@ def test_the_error_is_in_the_players_language(game: Game, player: User) -> None:
 
 
 def test_a_message_is_allowed_after_the_game_ends(game: Game, player: User, opponent: User) -> None:
-    services.game_resign(
+    endings.game_resign(
         game_id=game.pk, player=opponent, expected_ply=None, now=timezone.now(), whole_match=True
     )
     assert post(token_client(opponent), game.pk, {"text": "Well played."})[0] == 201
@@ -180,7 +181,7 @@ def test_reading_the_chat_costs_the_same_for_any_length(
     now = timezone.now()
     for i in range(20):
         author = player if i % 2 else opponent
-        services.game_message_post(game_id=game.pk, author=author, text=f"m{i}", now=now)
+        chat.game_message_post(game_id=game.pk, author=author, text=f"m{i}", now=now)
     client = token_client(player)
     with django_assert_max_num_queries(4):  # token + user, game, messages, mark read
         assert len(client.get(url(game.pk)).json()) == 20

@@ -8,7 +8,9 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
+from challenges import services as challenge_services
 from gammon import Color, Position, Step, position_id
+from matches import record
 from matches.board_svg import LastMove, board_svg, last_move_text
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -158,12 +160,13 @@ def test_a_game_is_drawn_with_its_dice_cube_and_players(player, opponent, monkey
     from django.utils import timezone
 
     from gammon import FixedDice
-    from matches import services
 
-    monkeypatch.setattr(services, "dice", FixedDice([3, 1]))
+    monkeypatch.setattr(record, "dice", FixedDice([3, 1]))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    game = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now).current_game
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    game = challenge_services.challenge_accept(
+        challenge_id=challenge.pk, user=opponent, now=now
+    ).current_game
     root = parse(board_svg(game, viewer_color=Color.WHITE))
     assert [g.get("data-value") for g in root.iterfind(".//svg:g[@class='die']", NS)] == ["3", "1"]
     assert root.find(".//svg:g[@class='cube']", NS).get("data-owner") == "centre"

@@ -10,10 +10,14 @@ from datetime import date, timedelta
 import pytest
 
 from accounts.models import User
+from challenges import services as challenge_services
+from challenges.models import Challenge
 from gammon import Termination
-from matches import clock, services, timecontrol
+from matches import clock, endings, timecontrol
 from matches.errors import InvalidAction
-from matches.models import Challenge, Game, GameEvent, Match, Notification, Vacation
+from matches.models import Game, GameEvent, Match, Vacation
+from notifications import reminders
+from notifications.models import Notification
 from tests.matches.clock_helpers import NOW, start_game, white_opens
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +85,8 @@ def test_moving_late_takes_the_overrun_from_the_bank(
 def test_running_out_of_time_loses_the_match(monkeypatch, player: User, opponent: User) -> None:
     game = start_game(monkeypatch, player, opponent, length=5, days_per_move=2)
     game = white_opens(monkeypatch, game, player, NOW)
-    assert services.game_time_out(game_id=game.pk, now=NOW + DAY) is None
-    game = services.game_time_out(game_id=game.pk, now=NOW + 2 * DAY)
+    assert endings.game_time_out(game_id=game.pk, now=NOW + DAY) is None
+    game = endings.game_time_out(game_id=game.pk, now=NOW + 2 * DAY)
     assert game is not None
     assert game.termination == Termination.TIMEOUT
     assert game.winner == 0
@@ -105,7 +109,7 @@ def test_a_money_time_out_loses_the_game_as_a_gammon_at_the_cube(
     game = start_game(monkeypatch, player, opponent, 3, 1, 4, 2, length=0, cube_limit=None)
     game = white_opens(monkeypatch, game, player, NOW)
     Game.objects.filter(pk=game.pk).update(cube_value=2, cube_owner=1)
-    game = services.game_time_out(game_id=game.pk, now=NOW + 3 * DAY)
+    game = endings.game_time_out(game_id=game.pk, now=NOW + 3 * DAY)
     assert game is not None and game.points == 4
     match = Match.objects.get(pk=game.match_id)
     assert match.status == Match.Status.PLAYING
@@ -127,10 +131,10 @@ def test_the_sweep_expires_each_overdue_game_once(
 
 
 def test_open_challenges_expire_after_their_validity(player: User, opponent: User) -> None:
-    old = services.challenge_create(challenger=player, now=NOW - 15 * DAY)
-    fresh = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
-    assert clock.challenges_expire(now=NOW) == 1
-    assert clock.challenges_expire(now=NOW) == 0
+    old = challenge_services.challenge_create(challenger=player, now=NOW - 15 * DAY)
+    fresh = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    assert challenge_services.challenges_expire(now=NOW) == 1
+    assert challenge_services.challenges_expire(now=NOW) == 0
     old.refresh_from_db()
     fresh.refresh_from_db()
     assert (old.status, fresh.status) == (Challenge.Status.EXPIRED, Challenge.Status.OPEN)
@@ -149,13 +153,13 @@ def test_warnings_come_at_the_chosen_hours_once_each(
 ) -> None:
     game = start_game(monkeypatch, player, opponent, days_per_move=3)
     game = white_opens(monkeypatch, game, player, NOW)  # Black's deadline: NOW + 3 days
-    assert clock.players_remind(now=NOW + DAY) == 0
+    assert reminders.players_remind(now=NOW + DAY) == 0
     at_23h = NOW + 2 * DAY + timedelta(hours=1)
-    assert clock.players_remind(now=at_23h) == 1
-    assert clock.players_remind(now=at_23h + timedelta(minutes=1)) == 0
+    assert reminders.players_remind(now=at_23h) == 1
+    assert reminders.players_remind(now=at_23h + timedelta(minutes=1)) == 0
     at_1h = NOW + 3 * DAY - timedelta(hours=1)
-    assert clock.players_remind(now=at_1h) == 1
-    assert clock.players_remind(now=at_1h) == 0
+    assert reminders.players_remind(now=at_1h) == 1
+    assert reminders.players_remind(now=at_1h) == 0
     assert warnings(opponent) == [24, 2]
     assert warnings(player) == []
 
@@ -167,8 +171,8 @@ def test_when_several_warnings_are_due_only_the_nearest_is_sent(
     opponent.save()
     game = start_game(monkeypatch, player, opponent, days_per_move=3)
     white_opens(monkeypatch, game, player, NOW)
-    assert clock.players_remind(now=NOW + 3 * DAY - timedelta(hours=5)) == 1
-    assert clock.players_remind(now=NOW + 3 * DAY - timedelta(hours=4)) == 0
+    assert reminders.players_remind(now=NOW + 3 * DAY - timedelta(hours=5)) == 1
+    assert reminders.players_remind(now=NOW + 3 * DAY - timedelta(hours=4)) == 0
     assert warnings(opponent) == [12]
 
 

@@ -1,6 +1,6 @@
-"""The expiry sweep ends match-play games in batches (``services.games_time_out_batch``,
+"""The expiry sweep ends match-play games in batches (``endings.games_time_out_batch``,
 ORM bulk writes): it must store exactly what the per-game service
-(``services.game_time_out``) stores, in a number of statements that does not grow with
+(``endings.game_time_out``) stores, in a number of statements that does not grow with
 the batch."""
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from matches import clock, services
-from matches.models import Challenge, Game, GameEvent, Match, Notification
+from challenges import services as challenge_services
+from challenges.models import Challenge
+from matches import clock, endings, turns
+from matches.models import Game, GameEvent, Match
+from notifications.models import Notification
 from stats.models import Counter, PlayerStats, RatingHistory
 from tests.factories import UserFactory
 
@@ -35,7 +38,7 @@ def _scenario(monkeypatch: pytest.MonkeyPatch) -> None:
     start_game(monkeypatch, alice, carol, length=3, variant="nackgammon")
     game = start_game(monkeypatch, carol, dave, length=7)
     game = white_opens(monkeypatch, game, carol, NOW)
-    services.game_double(game_id=game.pk, player=dave, expected_ply=game.ply, now=NOW)
+    turns.game_double(game_id=game.pk, player=dave, expected_ply=game.ply, now=NOW)
     start_game(monkeypatch, dave, erin, length=1, rated=False, days_per_move=1, time_bank_days=2)
     start_game(monkeypatch, bob, alice, length=5, variant="hypergammon")
     start_game(monkeypatch, alice, dave, length=5, days_per_move=30)  # not overdue
@@ -78,7 +81,7 @@ def _rows() -> dict[str, list[str]]:
 def _expire_one_by_one() -> None:
     overdue = clock.overdue_games(LATER).order_by("deadline_at", "pk")
     for pk in list(overdue.values_list("pk", flat=True)):
-        assert services.game_time_out(game_id=pk, now=LATER) is not None
+        assert endings.game_time_out(game_id=pk, now=LATER) is not None
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, expire: Any, check: Any = None) -> dict[str, list[str]]:
@@ -116,10 +119,10 @@ def _overdue_matches(count: int, *, offset: int) -> None:
     for i in range(offset, offset + count):
         white = UserFactory(username=f"w{i}")
         black = UserFactory(username=f"b{i}")
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=white, opponent=black, now=start, days_per_move=1
         )
-        services.challenge_accept(challenge_id=challenge.pk, user=black, now=start)
+        challenge_services.challenge_accept(challenge_id=challenge.pk, user=black, now=start)
 
 
 @pytest.mark.django_db

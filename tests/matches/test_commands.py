@@ -8,8 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from challenges.models import Challenge
 from gammon import Position, legal_plays
-from matches.models import Challenge, Game, GameEvent, Match
+from matches.models import Game, GameEvent, Match
 
 START = {"points": list(Position.start().points), "bar": [0, 0], "off": [0, 0]}
 

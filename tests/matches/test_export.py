@@ -25,9 +25,11 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from challenges import services as challenge_services
 from gammon import Color, FixedDice, Variant, position_id
 from gammon.mat import MatDouble, MatDrop, MatPlay, MatResign, MatRoll, MatTake, MatWin
-from matches import services
+from matches import endings, turns
+from matches import record as game_flow
 from matches.bots import bot_act
 from matches.export import ReplayedGame, export_mat, match_record, replay_match
 from matches.models import Game, Match
@@ -63,16 +65,18 @@ def new_match(
 ) -> Callable[..., Match]:
     """Start a match, alice (White) against bob (Black), with dice from ``seed``."""
 
-    monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
 
     def start(seed: int, **options: Any) -> Match:
         rng = random.Random(seed)
         dice = FixedDice([rng.randint(1, 6) for _ in range(40000)])
-        monkeypatch.setattr(services, "dice", dice)
-        challenge = services.challenge_create(
+        monkeypatch.setattr(game_flow, "dice", dice)
+        challenge = challenge_services.challenge_create(
             challenger=player, opponent=opponent, now=NOW, **options
         )
-        return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+        return challenge_services.challenge_accept(
+            challenge_id=challenge.pk, user=opponent, now=NOW
+        )
 
     return start
 
@@ -88,11 +92,11 @@ def act(game: Game, action: str) -> Game:
         "now": NOW,
     }
     functions = {
-        "double": services.game_double,
-        "take": services.game_take,
-        "drop": services.game_drop,
-        "roll": services.game_roll,
-        "resign": services.game_resign,
+        "double": turns.game_double,
+        "take": turns.game_take,
+        "drop": turns.game_drop,
+        "roll": turns.game_roll,
+        "resign": endings.game_resign,
     }
     return functions[action](**common)
 
@@ -118,7 +122,7 @@ def play_out(
         assert game is not None
         if game.state == Game.State.ROLLING and game.number > games:
             user = match.white if game.turn == 0 else match.black
-            services.game_resign(
+            endings.game_resign(
                 game_id=game.pk, player=user, expected_ply=game.ply, now=NOW, whole_match=True
             )
             continue
@@ -314,7 +318,7 @@ def test_gnubg_reads_a_resignation_after_an_unplayed_roll(
     assert game.state == Game.State.MOVING
     resigning = color if resigner == "mover" else 1 - color
     user = match.white if resigning == 0 else match.black
-    services.game_resign(game_id=game.pk, player=user, expected_ply=game.ply, now=NOW)
+    endings.game_resign(game_id=game.pk, player=user, expected_ply=game.ply, now=NOW)
     match.refresh_from_db()
     replayed = replay_match(match)
     assert isinstance(replayed[0].game.records[-2], MatRoll)
@@ -331,11 +335,9 @@ def test_gnubg_reads_a_money_time_out_as_the_gammon_it_costs(
     new_match: Callable[..., Match], gnubg: str, tmp_path: Path
 ) -> None:
     """The format has no time-out: it is written as the resignation it amounts to."""
-    if not hasattr(services, "game_time_out"):  # the time-control work (issue 4) adds it
-        pytest.skip("matches.services has no game_time_out yet")
     match = new_match(23, length=0, cube_limit=None)
     game = play_until(match, 2, lambda g: g.state == Game.State.ROLLING and g.ply > 6)
-    services.game_time_out(game_id=game.pk, now=NOW + timedelta(days=365))
+    endings.game_time_out(game_id=game.pk, now=NOW + timedelta(days=365))
     match = play_out(match, 3, games=2)
     replayed = replay_match(match)
     assert replayed[0].game.records[-1] == MatResign(Color(game.turn), 2)
@@ -369,10 +371,12 @@ def test_the_record_replays_the_stored_plays(
 def _scripted(
     player: User, opponent: User, monkeypatch: pytest.MonkeyPatch, dice: list[int], **options: Any
 ) -> Match:
-    monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
-    monkeypatch.setattr(services, "dice", FixedDice(dice))
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW, **options)
-    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+    monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(game_flow, "dice", FixedDice(dice))
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, now=NOW, **options
+    )
+    return challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
 
 
 def test_a_draw_offered_during_a_turn_leaves_the_turn_whole(
@@ -382,14 +386,14 @@ def test_a_draw_offered_during_a_turn_leaves_the_turn_whole(
     match = _scripted(player, opponent, monkeypatch, [5, 2, 6, 3], length=3)
     game = match.current_game
     assert game is not None
-    game = services.game_play_move(
+    game = turns.game_play_move(
         game_id=game.pk, player=match.white, play_text="13/11 13/8", expected_ply=None, now=NOW
     )
     common: dict[str, Any] = {"game_id": game.pk, "expected_ply": None, "now": NOW}
-    services.game_roll(player=match.black, **common)
-    services.match_offer_draw(player=match.black, **common)
-    services.game_play_move(player=match.black, play_text="24/18 18/15", **common)
-    services.match_answer_draw(player=match.white, accept=False, **common)
+    turns.game_roll(player=match.black, **common)
+    endings.match_offer_draw(player=match.black, **common)
+    turns.game_play_move(player=match.black, play_text="24/18 18/15", **common)
+    endings.match_answer_draw(player=match.white, accept=False, **common)
     records = replay_match(match)[0].game.records
     assert [type(r) for r in records] == [MatPlay, MatPlay]
     assert "  1) 52: 13/11 13/8              63: 24/18 18/15 \n" in export_mat(match)
@@ -402,7 +406,7 @@ def test_blacks_unplayed_opening_roll_is_in_blacks_column(
     match = _scripted(player, opponent, monkeypatch, [2, 5], length=0, cube_limit=None)
     game = match.current_game
     assert game is not None and game.turn == Color.BLACK
-    services.game_resign(
+    endings.game_resign(
         game_id=game.pk, player=match.white, expected_ply=game.ply, now=NOW, whole_match=True
     )
     assert replay_match(match)[0].game.records == (

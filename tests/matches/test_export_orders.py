@@ -49,9 +49,11 @@ import pytest
 from django.db import transaction
 from django.test import override_settings
 
+from challenges import services as challenge_services
 from gammon import BoardView, Color, Play, Position, legal_plays, position_id
 from gammon.mat import MatGame, MatPlay, MatRoll, MatWin, write_mat
-from matches import services
+from matches import endings, turns
+from matches import record as game_flow
 from matches.bots import bot_act
 from matches.export import export_mat, match_record, replay_match
 from matches.models import Game, GameEvent, Match
@@ -319,23 +321,23 @@ def run_script(match: Match, scenario: Scenario, dice: ScriptedDice) -> None:
         if action == "roll":
             if argument:
                 dice.forced = (int(argument[0][0]), int(argument[0][1]))
-            services.game_roll(**common)
+            turns.game_roll(**common)
         elif action == "move":
             plays = legal_plays(game.position(), game.dice or (0, 0))
             text = argument[0] if argument else str(rng.choice(plays)) if plays else "pass"
-            services.game_play_move(play_text=text, **common)
+            turns.game_play_move(play_text=text, **common)
         elif action in ("double", "take", "drop"):
-            getattr(services, f"game_{action}")(**common)
+            getattr(turns, f"game_{action}")(**common)
         elif action == "resign":
             # In a money session the resignation ends the session too, so the file
             # holds one game; in a 2-point match the resigned gammon ends the match.
-            services.game_resign(whole_match=match.is_money, **common)
+            endings.game_resign(whole_match=match.is_money, **common)
         elif action == "resign-game":
-            services.game_resign(**common)
+            endings.game_resign(**common)
         elif action == "offer":
-            services.match_offer_draw(**common)
+            endings.match_offer_draw(**common)
         elif action in ("accept", "decline"):
-            services.match_answer_draw(accept=action == "accept", **common)
+            endings.match_answer_draw(accept=action == "accept", **common)
         else:
             raise ValueError(f"unknown step {step!r}")
 
@@ -533,13 +535,13 @@ class Built:
 
 def build(scenario: Scenario, monkeypatch: pytest.MonkeyPatch) -> Built:
     dice = ScriptedDice(scenario.openings, scenario.seed)
-    monkeypatch.setattr(services, "dice", dice)
+    monkeypatch.setattr(game_flow, "dice", dice)
     alice = UserFactory(username="alice")
     bob = UserFactory(username="bob")
-    challenge = services.challenge_create(
+    challenge = challenge_services.challenge_create(
         challenger=alice, opponent=bob, now=NOW, **scenario.options
     )
-    match = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=NOW)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=NOW)
     run_script(match, scenario, dice)
     match.refresh_from_db()
     record = match_record(match)
@@ -577,7 +579,7 @@ def built(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, B
         pytest.MonkeyPatch.context() as monkeypatch,
         transaction.atomic(),
     ):
-        monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+        monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
         for name, scenario in SCENARIOS.items():
             try:
                 with transaction.atomic():

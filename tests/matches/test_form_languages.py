@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
-from matches.forms import ChallengeForm
+from challenges.forms import ChallengeForm
 from matches.models import Vacation
 from matches.vacation_views import VacationForm
 

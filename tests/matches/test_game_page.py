@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
 from gammon import FixedDice, Position
-from matches import services
+from matches import record
 from matches.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +29,10 @@ def client_for(user: User) -> Client:
 @pytest.fixture
 def game(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> Game:
     """White opened with 3-1 and must move."""
-    monkeypatch.setattr(services, "dice", FixedDice([(3, 1)]))
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     assert match.current_game is not None
     return match.current_game
 

@@ -15,9 +15,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from matches import notifications, services
+from matches import chat
 from matches.errors import Forbidden, InvalidAction
-from matches.models import Game, GameMessage, Notification
+from matches.models import Game, GameMessage
+from notifications import delivery, inbox
+from notifications.models import Notification
 from tests.matches.api_helpers import token_client
 from tests.matches.clock_helpers import NOW, start_game
 
@@ -35,7 +37,7 @@ def game(monkeypatch: pytest.MonkeyPatch, player: User, opponent: User) -> Game:
 
 def write(game: Game, author: User, text: str = "hello", *, minutes: int = 0) -> GameMessage:
     now = NOW + timedelta(minutes=minutes)
-    return services.game_message_post(game_id=game.pk, author=author, text=text, now=now)
+    return chat.game_message_post(game_id=game.pk, author=author, text=text, now=now)
 
 
 def message_rows(user: User) -> list[Notification]:
@@ -102,7 +104,7 @@ def test_reading_the_notice_lets_the_next_message_notify(
 ) -> None:
     write(game, player)
     write(game, player, minutes=1)
-    notifications.notifications_mark_read(user=opponent, now=NOW + timedelta(minutes=2))
+    inbox.notifications_mark_read(user=opponent, now=NOW + timedelta(minutes=2))
     write(game, player, minutes=3)
     write(game, player, minutes=4)
     rows = sorted(message_rows(opponent), key=lambda r: r.created_at)
@@ -179,7 +181,7 @@ def test_digest_players_get_one_line_for_a_burst(
     assert mail.outbox == []
     [row] = message_rows(opponent)
     assert (row.delivery, row.status) == (Notification.Delivery.DIGEST, Status.PENDING)
-    assert notifications.digests_send(now=NOW.replace(hour=7) + timedelta(days=1)) == 1
+    assert delivery.digests_send(now=NOW.replace(hour=7) + timedelta(days=1)) == 1
     [digest] = mail.outbox
     assert digest.body.count("Alice te ha enviado un mensaje en tu partida.") == 1
     row.refresh_from_db()

@@ -3,7 +3,7 @@ swept, batched into digests; the in-site list and the unsubscribe link."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -11,9 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from matches import notifications, services
-from matches.models import Notification
-from matches.notifications import notification_deliver, notifications_sweep
+from challenges import services as challenge_services
+from matches import endings, turns
+from notifications import delivery, outbox, unsubscribe
+from notifications import tasks as notification_tasks
+from notifications.delivery import notification_deliver
+from notifications.models import Notification
 from tests.matches.clock_helpers import NOW, start_game, white_opens
 
 pytestmark = pytest.mark.django_db
@@ -84,12 +87,12 @@ def test_a_failed_send_is_retried_with_backoff_then_recorded(
     assert notification_deliver(notification_id=row.pk, now=NOW) == "retry"
     row.refresh_from_db()
     assert (row.status, row.attempts) == (Status.PENDING, 1)
-    assert row.next_attempt_at == NOW + notifications.RETRY_BASE
+    assert row.next_attempt_at == NOW + delivery.RETRY_BASE
     assert "smtp down" in row.last_error
-    for attempt in range(2, notifications.MAX_ATTEMPTS):
+    for attempt in range(2, delivery.MAX_ATTEMPTS):
         assert notification_deliver(notification_id=row.pk, now=NOW) == "retry"
         row.refresh_from_db()
-        assert row.next_attempt_at == NOW + notifications.RETRY_BASE * 2 ** (attempt - 1)
+        assert row.next_attempt_at == NOW + delivery.RETRY_BASE * 2 ** (attempt - 1)
     assert notification_deliver(notification_id=row.pk, now=NOW) == "failed"
     row.refresh_from_db()
     assert row.status == Status.FAILED and "smtp down" in row.last_error
@@ -103,16 +106,21 @@ def test_the_sweeper_resends_rows_still_pending_and_rows_a_dead_worker_left(
     [row] = rows(opponent, Kind.YOUR_TURN)
     Notification.objects.exclude(pk=row.pk).update(status=Status.SENT)
     queued: list[int] = []
-    monkeypatch.setattr(
-        notifications, "enqueue", lambda pk, countdown=None: queued.append(pk) or True
-    )
+
+    def send(pk: int) -> bool:
+        queued.append(pk)
+        return True
+
+    def notifications_sweep(now: datetime) -> int:
+        return delivery.notifications_sweep(now=now, send=send)
+
     assert notifications_sweep(now=NOW) == 0  # the on-commit enqueue may still be on its way
-    assert notifications_sweep(now=NOW + notifications.SWEEP_GRACE) == 1
+    assert notifications_sweep(now=NOW + outbox.SWEEP_GRACE) == 1
     assert queued == [row.pk]
-    assert notifications_sweep(now=NOW + notifications.SWEEP_GRACE) == 0
+    assert notifications_sweep(now=NOW + outbox.SWEEP_GRACE) == 0
     # A worker claimed it and died before sending.
     Notification.objects.filter(pk=row.pk).update(status=Status.SENDING, claimed_at=NOW)
-    later = NOW + notifications.SENDING_TIMEOUT
+    later = NOW + delivery.SENDING_TIMEOUT
     assert notifications_sweep(now=later) == 1
     row.refresh_from_db()
     assert row.status == Status.PENDING
@@ -122,7 +130,7 @@ def test_the_sweeper_resends_rows_still_pending_and_rows_a_dead_worker_left(
 def test_a_move_commits_while_the_broker_is_down(
     monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
 ) -> None:
-    from matches.tasks import email_deliver
+    from notifications.tasks import email_deliver
 
     def broker_down(*args: object, **kwargs: object) -> None:
         raise ConnectionError("redis is down")
@@ -147,7 +155,7 @@ def test_digest_players_get_one_email_a_day_at_their_hour(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         game = white_opens(monkeypatch, game, player, NOW)
-        services.match_offer_draw(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+        endings.match_offer_draw(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
     assert mail.outbox == []
     assert [r.kind for r in rows(opponent)] == [
         Kind.CHALLENGE_RECEIVED,
@@ -156,9 +164,9 @@ def test_digest_players_get_one_email_a_day_at_their_hour(
     ]
     assert {r.delivery for r in rows(opponent)} == {"digest"}
     next_day = NOW.replace(hour=6, minute=59) + timedelta(days=1)
-    assert notifications.digests_send(now=next_day) == 0
-    assert notifications.digests_send(now=next_day + timedelta(minutes=1)) == 1
-    assert notifications.digests_send(now=next_day + timedelta(minutes=2)) == 0
+    assert delivery.digests_send(now=next_day) == 0
+    assert delivery.digests_send(now=next_day + timedelta(minutes=1)) == 1
+    assert delivery.digests_send(now=next_day + timedelta(minutes=2)) == 0
     [digest] = mail.outbox
     assert "Alice offers to end the match as a draw." in digest.body
     assert all(r.status == Status.SENT for r in rows(opponent))
@@ -188,16 +196,16 @@ def test_players_who_want_no_email_still_see_the_list(
 
 
 def test_every_event_writes_the_rows_it_owes(monkeypatch, player: User, opponent: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
-    services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    challenge_services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=NOW)
     assert [r.kind for r in rows(opponent)] == [Kind.CHALLENGE_RECEIVED]
     assert [r.kind for r in rows(player)] == [Kind.CHALLENGE_DECLINED]
     game = start_game(monkeypatch, player, opponent, 3, 1, 4, 2, length=3)
     assert rows(player)[-1].kind == Kind.CHALLENGE_ACCEPTED
     game = white_opens(monkeypatch, game, player, NOW)
-    game = services.game_double(game_id=game.pk, player=opponent, expected_ply=game.ply, now=NOW)
+    game = turns.game_double(game_id=game.pk, player=opponent, expected_ply=game.ply, now=NOW)
     assert rows(player)[-1].kind == Kind.DOUBLE_OFFERED
-    services.game_drop(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+    turns.game_drop(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
     # Game 2 starts at once and Alice won its opening roll (4-2): her turn comes last.
     assert [r.kind for r in rows(player)][-2:] == [Kind.GAME_OVER, Kind.YOUR_TURN]
     assert rows(opponent)[-1].payload == {
@@ -207,7 +215,7 @@ def test_every_event_writes_the_rows_it_owes(monkeypatch, player: User, opponent
         "match_over": False,
     }
     game = game.match.current_game
-    services.game_resign(
+    endings.game_resign(
         game_id=game.pk, player=player, expected_ply=game.ply, now=NOW, whole_match=True
     )
     assert rows(player)[-1].kind == Kind.MATCH_OVER
@@ -217,7 +225,7 @@ def test_every_event_writes_the_rows_it_owes(monkeypatch, player: User, opponent
 def test_the_unsubscribe_link_turns_emails_off_and_dies_when_the_preference_changes(
     player: User,
 ) -> None:
-    url = notifications.unsubscribe_url(player)
+    url = unsubscribe.unsubscribe_url(player)
     path = url.split("testserver")[-1].split("8000")[-1]
     client = Client()
     assert "Stop all e-mails" in client.get(path).content.decode()
@@ -238,17 +246,16 @@ def test_the_unsubscribe_link_turns_emails_off_and_dies_when_the_preference_chan
 def test_each_email_row_gets_its_own_task_after_the_commit(
     monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
 ) -> None:
-    from matches import tasks
 
     sent: list[tuple[object, dict[str, object]]] = []
     monkeypatch.setattr(
-        tasks.email_deliver, "apply_async", lambda args, **kw: sent.append((args, kw))
+        notification_tasks.email_deliver, "apply_async", lambda args, **kw: sent.append((args, kw))
     )
     opponent.notify = User.Notify.EVERY
     opponent.save()
     with django_capture_on_commit_callbacks(execute=True):
         rows = [
-            notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
+            outbox.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
             for _ in range(2)
         ]
         assert sent == []  # nothing before the commit
@@ -259,21 +266,22 @@ def test_each_email_row_gets_its_own_task_after_the_commit(
 def test_a_publish_that_fails_never_fails_the_request_and_the_row_waits(
     monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
 ) -> None:
-    from matches import tasks
 
     def broker_down(*args: object, **kwargs: object) -> None:
         raise ConnectionRefusedError("the broker is down")
 
-    monkeypatch.setattr(tasks.email_deliver, "apply_async", broker_down)
+    monkeypatch.setattr(notification_tasks.email_deliver, "apply_async", broker_down)
     opponent.notify = User.Notify.EVERY
     opponent.save()
     with django_capture_on_commit_callbacks(execute=True):
-        row = notifications.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
+        row = outbox.notify(recipient=opponent, kind=Notification.Kind.YOUR_TURN, now=NOW)
     row.refresh_from_db()  # committed, and left for the sweeper
     assert (row.delivery, row.status, row.attempts) == ("email", "pending", 0)
     sent: list[object] = []
-    monkeypatch.setattr(tasks.email_deliver, "apply_async", lambda args, **kw: sent.append(args))
-    notifications_sweep(now=NOW + timedelta(minutes=10))
+    monkeypatch.setattr(
+        notification_tasks.email_deliver, "apply_async", lambda args, **kw: sent.append(args)
+    )
+    delivery.notifications_sweep(now=NOW + timedelta(minutes=10), send=notification_tasks.enqueue)
     assert sent == [(row.pk,)]
 
 
@@ -289,7 +297,7 @@ def test_with_the_broker_unreachable_the_hand_off_gives_up_at_once() -> None:
     app.amqp._producer_pool = None
     try:
         started = time.monotonic()
-        assert notifications.enqueue(1) is False
+        assert notification_tasks.enqueue(1) is False
         assert time.monotonic() - started < 3
     finally:
         app.conf.broker_url, app.conf.task_always_eager = previous, True

@@ -12,10 +12,10 @@ from django.core.management.base import CommandError
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from gammon import Color, Position, Variant
-from matches import services
+from challenges import services as challenge_services
+from gammon import Color, Position, SeededDice, Variant
+from matches import endings, record
 from matches.bots import bot_act
-from matches.demo import SeededDice
 from matches.models import Game, GameEvent, Match
 from matches.replay import ReplayError, game_differences, replay_events, replay_game
 from tests.bot_games import BotGames
@@ -27,14 +27,14 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def seeded_dice(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
-    monkeypatch.setattr(services, "dice", SeededDice(7))
+    monkeypatch.setattr(record, "dice", SeededDice(7))
 
 
 def new_match(challenger: User, opponent: User, **options: object) -> Match:
-    challenge = services.challenge_create(
+    challenge = challenge_services.challenge_create(
         challenger=challenger, opponent=opponent, now=NOW, **options
     )
-    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+    return challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
 
 
 def play_actions(match: Match, rng: random.Random, actions: int, **options: float) -> Game:
@@ -67,23 +67,23 @@ def test_bot_matches_with_doubles_resignations_and_draws_replay_exactly(
 
     resigned = new_match(player, outsider, length=5)
     game = play_actions(resigned, rng, 30)
-    services.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+    endings.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
     game = play_actions(resigned, rng, 25)
-    services.game_resign(
+    endings.game_resign(
         game_id=game.pk, player=outsider, expected_ply=game.ply, now=NOW, whole_match=True
     )
 
     drawn = new_match(opponent, player, length=0, jacoby=True, automatic_doubles=True)
     game = play_actions(drawn, rng, 40, double_rate=0.3)
-    game = services.match_offer_draw(
+    game = endings.match_offer_draw(
         game_id=game.pk, player=opponent, expected_ply=game.ply, now=NOW
     )
-    game = services.match_answer_draw(
+    game = endings.match_answer_draw(
         game_id=game.pk, player=player, expected_ply=game.ply, now=NOW, accept=False
     )
     game = play_actions(drawn, rng, 20)
-    game = services.match_offer_draw(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
-    services.match_answer_draw(
+    game = endings.match_offer_draw(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+    endings.match_answer_draw(
         game_id=game.pk, player=opponent, expected_ply=game.ply, now=NOW, accept=True
     )
 

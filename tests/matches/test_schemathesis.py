@@ -26,8 +26,10 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.models import User
-from matches import selectors, services
-from matches.models import Challenge, Game, Match
+from challenges import services as challenge_services
+from challenges.models import Challenge
+from matches import record, selectors
+from matches.models import Game, Match
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
 
@@ -65,19 +67,21 @@ def _keep_the_test_connection() -> Any:
 @pytest.fixture
 def world(player: User, opponent: User, outsider: User, monkeypatch: pytest.MonkeyPatch) -> dict:
     """A live match (the token's owner is on turn), and challenges of every kind."""
-    monkeypatch.setattr(services, "dice", SeededDice(7))
+    monkeypatch.setattr(record, "dice", SeededDice(7))
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, length=3, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, length=3, now=now
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     game = match.current_game
     assert game is not None
     on_turn = match.white if game.turn == 0 else match.black
     other = opponent if on_turn.pk == player.pk else player
     challenges = [
-        services.challenge_create(challenger=on_turn, opponent=None, now=now).pk,
-        services.challenge_create(challenger=other, opponent=on_turn, now=now).pk,
-        services.challenge_create(challenger=outsider, opponent=None, now=now).pk,
-        services.challenge_create(challenger=UserFactory(), opponent=None, now=now).pk,
+        challenge_services.challenge_create(challenger=on_turn, opponent=None, now=now).pk,
+        challenge_services.challenge_create(challenger=other, opponent=on_turn, now=now).pk,
+        challenge_services.challenge_create(challenger=outsider, opponent=None, now=now).pk,
+        challenge_services.challenge_create(challenger=UserFactory(), opponent=None, now=now).pk,
     ]
     return {"match": match.pk, "challenges": challenges}
 

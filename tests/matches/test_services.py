@@ -17,10 +17,12 @@ import pytest
 from django.forms.models import model_to_dict
 
 from accounts.models import User
+from challenges import services as challenge_services
+from challenges.models import Challenge
 from gammon import Color, FixedDice, Position
-from matches import services
+from matches import chat, endings, record, turns
 from matches.errors import Conflict, Forbidden, InvalidAction, NotFound, ServiceError
-from matches.models import Challenge, Game, Match
+from matches.models import Game, Match
 from matches.signals import game_finished, match_finished
 
 pytestmark = pytest.mark.django_db
@@ -58,14 +60,14 @@ def roll(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
     """Script the dice the services throw next (single dice or pairs)."""
 
     def script(*dice: int | tuple[int, int]) -> None:
-        monkeypatch.setattr(services, "dice", FixedDice(dice))
+        monkeypatch.setattr(record, "dice", FixedDice(dice))
 
     return script
 
 
 @pytest.fixture
 def challenger_is_white(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
 
 
 @pytest.fixture
@@ -76,10 +78,12 @@ def start(
 
     def start_match(*dice: int | tuple[int, int], **options: Any) -> Game:
         roll(*dice)
-        challenge = services.challenge_create(
+        challenge = challenge_services.challenge_create(
             challenger=player, opponent=opponent, now=NOW, **options
         )
-        match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+        match = challenge_services.challenge_accept(
+            challenge_id=challenge.pk, user=opponent, now=NOW
+        )
         game = match.current_game
         assert game is not None
         return game
@@ -88,8 +92,9 @@ def start(
 
 
 def act(game: Game, action: str, user: User, **kwargs: Any) -> Game:
-    """Call ``services.game_<action>`` (or ``match_<action>``) with the game's current ply."""
-    function = getattr(services, action)
+    """Call ``game_<action>`` (or ``match_<action>``) of the service module that has it,
+    with the game's current ply."""
+    function = next(getattr(m, action) for m in (turns, endings, chat) if hasattr(m, action))
     game.refresh_from_db()
     kwargs.setdefault("expected_ply", game.ply)
     kwargs.setdefault("now", LATER)
@@ -186,14 +191,16 @@ def test_a_challenge_with_bad_options_is_refused(
     player: User, opponent: User, options: dict[str, Any], code: str
 ) -> None:
     with pytest.raises(InvalidAction) as raised:
-        services.challenge_create(challenger=player, opponent=opponent, now=NOW, **options)
+        challenge_services.challenge_create(
+            challenger=player, opponent=opponent, now=NOW, **options
+        )
     assert raised.value.code == code
     assert not Challenge.objects.exists()
 
 
 def test_nobody_can_challenge_themselves(player: User) -> None:
     with pytest.raises(InvalidAction) as raised:
-        services.challenge_create(challenger=player, opponent=player, now=NOW)
+        challenge_services.challenge_create(challenger=player, opponent=player, now=NOW)
     assert raised.value.code == "self_challenge"
     assert not Challenge.objects.exists()
 
@@ -201,7 +208,7 @@ def test_nobody_can_challenge_themselves(player: User) -> None:
 def test_a_challenge_is_open_for_two_weeks_and_money_options_need_a_money_session(
     player: User, opponent: User
 ) -> None:
-    challenge = services.challenge_create(
+    challenge = challenge_services.challenge_create(
         challenger=player, now=NOW, length=0, cube_limit=None, jacoby=True, automatic_doubles=True
     )
     assert challenge.status == Challenge.Status.OPEN and challenge.is_open_to_anyone
@@ -213,8 +220,8 @@ def test_accepting_draws_colours_and_starts_the_first_game(
     player: User, opponent: User, roll: Callable[..., None]
 ) -> None:
     roll(2, 5)
-    challenge = services.challenge_create(challenger=player, now=NOW, length=7)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, now=NOW, length=7)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
     assert {match.white, match.black} == {player, opponent}
     challenge.refresh_from_db()
     assert (challenge.status, challenge.opponent, challenge.match) == ("accepted", opponent, match)
@@ -246,7 +253,7 @@ def accept_refused(
 ) -> None:
     before = model_to_dict(challenge)
     with pytest.raises(error) as raised:
-        services.challenge_accept(challenge_id=challenge.pk, user=user, now=now)
+        challenge_services.challenge_accept(challenge_id=challenge.pk, user=user, now=now)
     if code:
         assert raised.value.code == code
     challenge.refresh_from_db()
@@ -255,63 +262,63 @@ def accept_refused(
 
 
 def test_who_may_accept_a_challenge(player: User, opponent: User, outsider: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
     accept_refused(challenge, player, InvalidAction, "own_challenge", NOW)
     accept_refused(challenge, outsider, Forbidden, None, NOW)
     expiry = challenge.expires_at
     accept_refused(challenge, opponent, Conflict, "challenge_closed", expiry)
     with pytest.raises(NotFound):
-        services.challenge_accept(challenge_id=challenge.pk + 99, user=opponent, now=NOW)
+        challenge_services.challenge_accept(challenge_id=challenge.pk + 99, user=opponent, now=NOW)
 
 
 def test_a_challenge_can_be_accepted_once(
     player: User, opponent: User, outsider: User, roll: Callable[..., None]
 ) -> None:
     roll(4, 2)
-    challenge = services.challenge_create(challenger=player, now=NOW)
-    services.challenge_accept(challenge_id=challenge.pk, user=outsider, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, now=NOW)
+    challenge_services.challenge_accept(challenge_id=challenge.pk, user=outsider, now=NOW)
     with pytest.raises(Conflict) as raised:
-        services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
+        challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=NOW)
     assert raised.value.code == "challenge_closed"
     assert Match.objects.count() == 1
 
 
 def test_only_the_challenged_player_declines(player: User, opponent: User, outsider: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
     for user in (player, outsider):
         with pytest.raises(Forbidden):
-            services.challenge_decline(challenge_id=challenge.pk, user=user, now=NOW)
+            challenge_services.challenge_decline(challenge_id=challenge.pk, user=user, now=NOW)
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.OPEN
-    services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=LATER)
+    challenge_services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=LATER)
     challenge.refresh_from_db()
     assert (challenge.status, challenge.responded_at) == ("declined", LATER)
-    for action in (services.challenge_decline, services.challenge_accept):
+    for action in (challenge_services.challenge_decline, challenge_services.challenge_accept):
         with pytest.raises(Conflict) as raised:
             action(challenge_id=challenge.pk, user=opponent, now=LATER)
         assert raised.value.code == "challenge_closed"
 
 
 def test_only_the_challenger_withdraws(player: User, opponent: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
     with pytest.raises(Forbidden):
-        services.challenge_withdraw(challenge_id=challenge.pk, user=opponent, now=NOW)
-    services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=LATER)
+        challenge_services.challenge_withdraw(challenge_id=challenge.pk, user=opponent, now=NOW)
+    challenge_services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=LATER)
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.WITHDRAWN
     with pytest.raises(Conflict):
-        services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=LATER)
+        challenge_services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=LATER)
     with pytest.raises(Conflict):
-        services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=LATER)
+        challenge_services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=LATER)
 
 
 def test_an_expired_challenge_cannot_be_declined_or_withdrawn(player: User, opponent: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=NOW)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=NOW)
     late = challenge.expires_at + timedelta(seconds=1)
     with pytest.raises(Conflict):
-        services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=late)
+        challenge_services.challenge_decline(challenge_id=challenge.pk, user=opponent, now=late)
     with pytest.raises(Conflict):
-        services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=late)
+        challenge_services.challenge_withdraw(challenge_id=challenge.pk, user=player, now=late)
 
 
 # --------------------------------------------------------------------------- moving
@@ -696,7 +703,7 @@ def test_a_finished_game_takes_no_more_actions(
 
 def test_an_unknown_game_is_not_found(player: User) -> None:
     with pytest.raises(NotFound):
-        services.game_roll(game_id=12345, player=player, expected_ply=None, now=NOW)
+        turns.game_roll(game_id=12345, player=player, expected_ply=None, now=NOW)
 
 
 def test_bearing_off_the_last_checker_wins_and_scores_the_game(

@@ -34,17 +34,19 @@ from django.utils import timezone
 
 call_command("migrate", verbosity=0)
 from gammon import FixedDice
-from matches import services
+
 from matches.models import Game, GameEvent
 from tests.factories import UserFactory
+from challenges import services as challenge_services
+from matches import record
 
 results = []
 for attempt in range(ATTEMPTS):
-    services.dice = FixedDice([6, 1, 3, 1])  # White opens 6-1; Black's roll after it
+    record.dice = FixedDice([6, 1, 3, 1])  # White opens 6-1; Black's roll after it
     alice, bob = UserFactory(username=f"alice{attempt}"), UserFactory(username=f"bob{attempt}")
     now = timezone.now()
-    challenge = services.challenge_create(challenger=alice, opponent=bob, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    challenge = challenge_services.challenge_create(challenger=alice, opponent=bob, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
     game = match.current_game
     assert game.state == Game.State.MOVING and game.turn == 0, game.state
     clients = [Client(), Client()]

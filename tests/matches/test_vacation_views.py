@@ -12,8 +12,9 @@ from django.utils import formats, timezone, translation
 from django.utils.html import escape
 
 from accounts.models import User
-from matches import clock, services
-from matches.models import Notification, Vacation
+from matches import clock, endings
+from matches.models import Vacation
+from notifications.models import Notification
 from tests.matches.clock_helpers import NOW, start_game, white_opens
 
 pytestmark = pytest.mark.django_db
@@ -223,7 +224,7 @@ def test_the_first_player_of_a_new_game_is_told_it_is_their_turn(
     # Game 1 opens 3-1 for Alice; game 2 opens 2-4, so Bob moves first.
     game = start_game(monkeypatch, player, opponent, 3, 1, 2, 4)
     game = white_opens(monkeypatch, game, player, NOW)
-    services.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+    endings.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
     game.match.refresh_from_db()
     second = game.match.current_game
     assert second is not None and second.number == 2 and second.turn == 1

@@ -9,10 +9,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import User
+from challenges import services as challenge_services
+from challenges.models import Challenge
 from gammon import Color, FixedDice, Position
-from matches import services
+from matches import record
 from matches.forms import GameActionForm
-from matches.models import Challenge, Game, GameEvent, Match
+from matches.models import Game, GameEvent, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +30,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch):
     """``scripted(dice...)`` makes the services roll exactly these dice."""
 
     def script(*dice: int | tuple[int, int]) -> None:
-        monkeypatch.setattr(services, "dice", FixedDice(dice))
+        monkeypatch.setattr(record, "dice", FixedDice(dice))
 
     return script
 
@@ -38,8 +40,8 @@ def game(player: User, opponent: User, scripted) -> Game:
     """A 5-point match in play: White opened with 3-1 and must move."""
     scripted(3, 1)
     now = timezone.now()
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    match = services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     game = match.current_game
     assert game is not None and game.state == Game.State.MOVING
     return game
@@ -182,7 +184,9 @@ def test_the_form_refuses_an_unknown_opponent(player_client: Client) -> None:
 
 
 def test_accepting_a_challenge_leads_to_the_first_game(player: User, opponent: User) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=timezone.now())
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, now=timezone.now()
+    )
     client = client_for(opponent)
     assert (
         reverse("challenge_accept", args=[challenge.pk])
@@ -194,7 +198,7 @@ def test_accepting_a_challenge_leads_to_the_first_game(player: User, opponent: U
 
 
 def test_an_open_challenge_is_accepted_by_a_third_player(player: User, outsider: User) -> None:
-    challenge = services.challenge_create(challenger=player, now=timezone.now())
+    challenge = challenge_services.challenge_create(challenger=player, now=timezone.now())
     client = client_for(outsider)
     assert "Open challenges" in client.get(reverse("challenge_list")).content.decode()
     response = client.post(reverse("challenge_accept", args=[challenge.pk]))
@@ -204,8 +208,8 @@ def test_an_open_challenge_is_accepted_by_a_third_player(player: User, outsider:
 
 def test_declining_and_withdrawing(player: User, opponent: User) -> None:
     now = timezone.now()
-    first = services.challenge_create(challenger=player, opponent=opponent, now=now)
-    second = services.challenge_create(challenger=player, opponent=opponent, now=now)
+    first = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
+    second = challenge_services.challenge_create(challenger=player, opponent=opponent, now=now)
     assert (
         client_for(opponent).post(reverse("challenge_decline", args=[first.pk])).status_code == 302
     )
@@ -221,7 +225,9 @@ def test_declining_and_withdrawing(player: User, opponent: User) -> None:
 def test_a_stranger_cannot_decline_and_is_told_why(
     player: User, opponent: User, outsider: User
 ) -> None:
-    challenge = services.challenge_create(challenger=player, opponent=opponent, now=timezone.now())
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, now=timezone.now()
+    )
     response = client_for(outsider).post(reverse("challenge_decline", args=[challenge.pk]))
     assert response.status_code == 403
     assert "Only the challenged player can decline." in response.content.decode()
@@ -230,7 +236,7 @@ def test_a_stranger_cannot_decline_and_is_told_why(
 
 
 def test_challenge_actions_need_post(player_client: Client, player: User) -> None:
-    challenge = services.challenge_create(challenger=player, now=timezone.now())
+    challenge = challenge_services.challenge_create(challenger=player, now=timezone.now())
     response = player_client.get(reverse("challenge_withdraw", args=[challenge.pk]))
     assert response.status_code == 405
 

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services as match_services
+from challenges import services as challenge_services
+from matches import endings
 from matches.models import Match
 from moderation import services
 from stats.models import Counter, PlayerStats, RatingHistory
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def challenger_is_white(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(match_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
 
 
 def result_counters(user: User) -> dict[str, int]:
@@ -83,9 +84,7 @@ def test_a_cancelled_match_counts_nowhere_not_even_its_finished_games(
     match = match_start(player, opponent, length=5)
     game = match.current_game
     assert game is not None
-    match_services.game_resign(
-        game_id=game.pk, player=opponent, expected_ply=None, now=timezone.now()
-    )
+    endings.game_resign(game_id=game.pk, player=opponent, expected_ply=None, now=timezone.now())
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.games.count() == 2
     assert result_counters(player)  # the first game was counted as it ended

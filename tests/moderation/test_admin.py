@@ -19,20 +19,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services as match_services
-from matches.models import (
-    Challenge,
-    Game,
-    GameEvent,
-    GameMessage,
-    Match,
-    Notification,
-    TimeoutWarning,
-    Vacation,
-)
+from challenges.models import Challenge
+from matches import chat
+from matches.models import Game, GameEvent, GameMessage, Match, Vacation
 from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.permissions import MODERATOR_PERMISSIONS, MODERATORS_GROUP
+from notifications.models import Notification, TimeoutWarning
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +42,7 @@ def world(
     match = new_match()
     game = match.current_game
     assert game is not None
-    message = match_services.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
+    message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
     report = services.report_create(
         reporter=player, reported=opponent, category="abuse", text="rude", message=message, now=now
     )
@@ -121,22 +114,22 @@ def pages(w: dict[str, object], player: User) -> dict[str, tuple[str, int, int]]
         u("matches_gameevent_change", pk("event")): (LOGIN, ALLOW, ALLOW),
         u("matches_gameevent_add"): (LOGIN, DENY, DENY),
         u("matches_gameevent_delete", pk("event")): (LOGIN, DENY, DENY),
-        u("matches_challenge_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("challenges_challenge_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_gamemessage_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_gamemessage_change", pk("message")): (LOGIN, ALLOW, ALLOW),
         u("matches_gamemessage_hide", pk("message")): (LOGIN, ALLOW, ALLOW),
-        u("matches_notification_changelist"): (LOGIN, ALLOW, ALLOW),
-        u("matches_notification_change", pk("notification")): (LOGIN, ALLOW, ALLOW),
-        u("matches_notification_add"): (LOGIN, DENY, DENY),
-        u("matches_notification_delete", pk("notification")): (LOGIN, DENY, DENY),
+        u("notifications_notification_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("notifications_notification_change", pk("notification")): (LOGIN, ALLOW, ALLOW),
+        u("notifications_notification_add"): (LOGIN, DENY, DENY),
+        u("notifications_notification_delete", pk("notification")): (LOGIN, DENY, DENY),
         u("matches_vacation_changelist"): (LOGIN, ALLOW, ALLOW),
         u("matches_vacation_change", pk("vacation")): (LOGIN, ALLOW, ALLOW),
         u("matches_vacation_add"): (LOGIN, DENY, DENY),
         u("matches_vacation_delete", pk("vacation")): (LOGIN, DENY, ALLOW),
-        u("matches_timeoutwarning_changelist"): (LOGIN, ALLOW, ALLOW),
-        u("matches_timeoutwarning_change", pk("timeoutwarning")): (LOGIN, ALLOW, ALLOW),
-        u("matches_timeoutwarning_add"): (LOGIN, DENY, DENY),
-        u("matches_timeoutwarning_delete", pk("timeoutwarning")): (LOGIN, DENY, DENY),
+        u("notifications_timeoutwarning_changelist"): (LOGIN, ALLOW, ALLOW),
+        u("notifications_timeoutwarning_change", pk("timeoutwarning")): (LOGIN, ALLOW, ALLOW),
+        u("notifications_timeoutwarning_add"): (LOGIN, DENY, DENY),
+        u("notifications_timeoutwarning_delete", pk("timeoutwarning")): (LOGIN, DENY, DENY),
         u("moderation_report_changelist"): (LOGIN, ALLOW, ALLOW),
         u("moderation_report_change", pk("report")): (LOGIN, ALLOW, ALLOW),
         u("moderation_report_close", pk("report")): (LOGIN, ALLOW, ALLOW),
@@ -345,7 +338,7 @@ def test_nobody_edits_the_notification_outbox(
 ) -> None:
     row = world["notification"]
     assert isinstance(row, Notification)
-    url = reverse("admin:matches_notification_change", args=[row.pk])
+    url = reverse("admin:notifications_notification_change", args=[row.pk])
     assert 'name="status"' not in superuser_client.get(url).content.decode()
     assert superuser_client.post(url, {"status": "sent"}).status_code == 403
     row.refresh_from_db()
@@ -367,7 +360,7 @@ def test_a_superuser_sends_failed_emails_again(
         next_attempt_at=now, created_at=now, sent_at=now,
     )  # fmt: skip
     Notification.objects.filter(pk=failed.pk).update(attempts=5)
-    changelist = reverse("admin:matches_notification_changelist")
+    changelist = reverse("admin:notifications_notification_changelist")
     data = {"action": "resend_failed", "_selected_action": [failed.pk, sent.pk]}
     assert "resend_failed" not in moderator_client.get(changelist).content.decode()
     moderator_client.post(changelist, data)
@@ -563,11 +556,11 @@ CHANGELISTS = [
     "matches_match",
     "matches_game",
     "matches_gameevent",
-    "matches_challenge",
+    "challenges_challenge",
     "matches_gamemessage",
-    "matches_notification",
+    "notifications_notification",
     "matches_vacation",
-    "matches_timeoutwarning",
+    "notifications_timeoutwarning",
     "moderation_report",
     "moderation_auditentry",
     "moderation_warning",

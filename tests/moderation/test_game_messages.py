@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services as match_services
+from matches import chat
 from matches.models import GameMessage, Match
 from moderation import services
 from moderation.models import Report
@@ -44,8 +44,8 @@ def test_a_hidden_message_is_masked_and_others_can_be_reported(
 ) -> None:  # fmt: skip
     game = new_match().current_game
     now = timezone.now()
-    rude = match_services.game_message_post(game_id=game.pk, author=opponent, text="RUDE", now=now)
-    match_services.game_message_post(game_id=game.pk, author=opponent, text="ok then", now=now)
+    rude = chat.game_message_post(game_id=game.pk, author=opponent, text="RUDE", now=now)
+    chat.game_message_post(game_id=game.pk, author=opponent, text="ok then", now=now)
     services.game_message_hide(moderator=moderator, message=rude, reason="x", now=now)
     page = player_client.get(reverse("game_detail", args=[game.pk])).content.decode()
     assert "RUDE" not in page and "hidden by the moderators" in page and "ok then" in page
@@ -56,7 +56,7 @@ def test_a_player_reports_a_message(
     player_client: Client, opponent: User, new_match: Callable[..., Match]
 ) -> None:
     game = new_match().current_game
-    message = match_services.game_message_post(
+    message = chat.game_message_post(
         game_id=game.pk, author=opponent, text="You cheat", now=timezone.now()
     )
     url = reverse("report_new", args=["bob"]) + f"?message={message.pk}"
@@ -83,7 +83,7 @@ def test_a_spectator_cannot_read_a_message_through_the_report_form(
     opponent: User, outsider: User, new_match: Callable[..., Match]
 ) -> None:
     game = new_match().current_game
-    message = match_services.game_message_post(
+    message = chat.game_message_post(
         game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
     )
     spectator = _client(outsider)
@@ -102,7 +102,7 @@ def test_the_refusal_is_in_the_readers_language(
     opponent: User, outsider: User, new_match: Callable[..., Match]
 ) -> None:
     game = new_match().current_game
-    message = match_services.game_message_post(
+    message = chat.game_message_post(
         game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
     )
     outsider.language = "es"
@@ -117,7 +117,7 @@ def test_a_moderator_sees_the_message_they_report(
     moderator: User, opponent: User, new_match: Callable[..., Match]
 ) -> None:
     game = new_match().current_game
-    message = match_services.game_message_post(
+    message = chat.game_message_post(
         game_id=game.pk, author=opponent, text="Private words", now=timezone.now()
     )
     url = reverse("report_new", args=["bob"]) + f"?message={message.pk}"

@@ -10,9 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from matches.models import Game, GameEvent, Match, Notification, TimeoutWarning
+from matches.models import Game, GameEvent, Match
 from moderation import paginators
 from moderation.paginators import EstimatedCountPaginator, is_unfiltered
+from notifications.models import Notification, TimeoutWarning
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

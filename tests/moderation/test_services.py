@@ -9,14 +9,15 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services as match_services
+from matches import chat
 from matches.errors import Conflict, Forbidden, InvalidAction
-from matches.models import Game, GameEvent, GameMessage, Match, Notification
-from matches.notifications import notification_text
+from matches.models import Game, GameEvent, GameMessage, Match
 from matches.replay import game_differences
 from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.selectors import matches_awaiting_adjudication, suspension_of
+from notifications.models import Notification
+from notifications.texts import notification_text
 
 pytestmark = pytest.mark.django_db
 
@@ -147,7 +148,7 @@ def test_it_hides_a_message(
 ) -> None:
     game = new_match().current_game
     assert game is not None
-    message = match_services.game_message_post(
+    message = chat.game_message_post(
         game_id=game.pk, author=player, text="You idiot", now=timezone.now()
     )
     services.game_message_hide(
@@ -168,12 +169,12 @@ def test_only_players_post_messages_of_at_most_500_characters(
     game = new_match().current_game
     now = timezone.now()
     with pytest.raises(Forbidden):
-        match_services.game_message_post(game_id=game.pk, author=outsider, text="hi", now=now)
+        chat.game_message_post(game_id=game.pk, author=outsider, text="hi", now=now)
     with pytest.raises(InvalidAction):
-        match_services.game_message_post(game_id=game.pk, author=player, text="x" * 501, now=now)
+        chat.game_message_post(game_id=game.pk, author=player, text="x" * 501, now=now)
     with pytest.raises(InvalidAction):
-        match_services.game_message_post(game_id=game.pk, author=player, text="  ", now=now)
-    match_services.game_message_post(game_id=game.pk, author=player, text="x" * 500, now=now)
+        chat.game_message_post(game_id=game.pk, author=player, text="  ", now=now)
+    chat.game_message_post(game_id=game.pk, author=player, text="x" * 500, now=now)
     assert GameMessage.objects.count() == 1
 
 
@@ -213,7 +214,7 @@ def test_reports_are_checked(
 ) -> None:
     now = timezone.now()
     game = new_match().current_game
-    message = match_services.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
+    message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
     with pytest.raises(InvalidAction):
         services.report_create(
             reporter=player, reported=player, category="abuse", text="x", now=now
@@ -246,7 +247,7 @@ def test_a_moderator_may_report_a_message_of_a_game_they_do_not_play(
 ) -> None:
     now = timezone.now()
     game = new_match().current_game
-    message = match_services.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
+    message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
     report = services.report_create(
         reporter=moderator, reported=opponent, category="abuse", text="x", message=message, now=now
     )

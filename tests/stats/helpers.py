@@ -8,7 +8,8 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services
+from challenges import services as challenge_services
+from matches import endings
 from matches.models import Match
 
 
@@ -17,17 +18,17 @@ def match_start(
 ) -> Match:
     """A match between the two; colours are drawn at random, so read ``match.white``."""
     now = now or timezone.now()
-    challenge = services.challenge_create(
+    challenge = challenge_services.challenge_create(
         challenger=challenger, opponent=opponent, now=now, **options
     )
-    return services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    return challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
 
 
 def match_resign(match: Match, loser: User, *, now: datetime | None = None) -> Match:
     """``loser`` resigns the whole match."""
     game = match.current_game
     assert game is not None
-    services.game_resign(
+    endings.game_resign(
         game_id=game.pk,
         player=loser,
         expected_ply=None,
@@ -43,8 +44,8 @@ def match_draw(match: Match, *, now: datetime | None = None) -> Match:
     now = now or timezone.now()
     game = match.current_game
     assert game is not None
-    services.match_offer_draw(game_id=game.pk, player=match.white, expected_ply=None, now=now)
-    services.match_answer_draw(
+    endings.match_offer_draw(game_id=game.pk, player=match.white, expected_ply=None, now=now)
+    endings.match_answer_draw(
         game_id=game.pk, player=match.black, expected_ply=None, now=now, accept=True
     )
     match.refresh_from_db()

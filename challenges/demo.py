@@ -19,25 +19,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from gammon import SeededDice
+from matches import record, turns
+from matches.bots import bot_act, bot_play_match
+from matches.models import Game, Match
 
 from . import services
-from .bots import bot_act, bot_play_match
-from .models import Challenge, Game, Match
+from .models import Challenge
 
-__all__ = ["SeededDice", "create_demo_data"]
-
-
-class SeededDice:
-    """Reproducible dice for the demo and tests (never for play: they are predictable)."""
-
-    def __init__(self, seed: int) -> None:
-        self._random = random.Random(seed)
-
-    def roll(self) -> tuple[int, int]:
-        return self.roll_one(), self.roll_one()
-
-    def roll_one(self) -> int:
-        return self._random.randint(1, 6)
+__all__ = ["create_demo_data"]
 
 
 @dataclass(frozen=True)
@@ -100,12 +90,12 @@ CHALLENGES: Sequence[tuple[str, str, str | None, dict[str, Any]]] = (
 @contextmanager
 def _seeded_dice(seed: int) -> Iterator[None]:
     """Let the services throw reproducible dice for a while (single-threaded commands only)."""
-    previous = services.dice
-    services.dice = SeededDice(seed)
+    previous = record.dice
+    record.dice = SeededDice(seed)
     try:
         yield
     finally:
-        services.dice = previous
+        record.dice = previous
 
 
 def _play(match: Match, spec: _DemoMatch, now: datetime) -> None:
@@ -122,15 +112,15 @@ def _play(match: Match, spec: _DemoMatch, now: datetime) -> None:
     for _ in range(200):  # act until someone may double, then double and take
         game = match.current_game
         assert game is not None
-        if game.state == Game.State.ROLLING and services.match_state(match, game).can_double(
+        if game.state == Game.State.ROLLING and record.match_state(match, game).can_double(
             game.turn_color
         ):
             doubler = match.player(game.turn_color)
-            game = services.game_double(
+            game = turns.game_double(
                 game_id=game.pk, player=doubler, expected_ply=game.ply, now=now
             )
             taker = match.player(game.turn_color)
-            services.game_take(game_id=game.pk, player=taker, expected_ply=game.ply, now=now)
+            turns.game_take(game_id=game.pk, player=taker, expected_ply=game.ply, now=now)
             return
         bot_act(game, rng, now)
 

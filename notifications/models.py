@@ -1,7 +1,8 @@
-"""Rows for time control and notifications: vacations, the notification outbox, and
-the claims that make each time-out warning go out once.
+"""The notification outbox and the claims that make each time-out warning go out once.
 
-Imported at the end of ``matches/models.py``, so they belong to the ``matches`` app.
+A :class:`Notification` is written in the transaction that changed the game (by the
+receivers in :mod:`notifications.receivers`), so a committed change always owes its
+e-mail; :mod:`notifications.delivery` sends it after the commit.
 """
 
 from __future__ import annotations
@@ -12,47 +13,12 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
-class Vacation(models.Model):
-    """A player away from ``start`` to ``end`` (both inclusive, dates in their zone).
-
-    ``starts_at``/``ends_at`` are the instants, fixed when the vacation is taken
-    (midnight at the start of ``start`` to midnight after ``end`` in the player's
-    time zone then). While a vacation runs the player's clocks stop in every game.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="vacations",
-        verbose_name=_("player"),
-    )
-    start = models.DateField(_("first day"))
-    end = models.DateField(_("last day"))
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    created_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["user", "starts_at"]
-        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_end")]
-        constraints = [
-            models.CheckConstraint(condition=Q(end__gte=models.F("start")), name="vacation_order")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} away {self.start}..{self.end}"
-
-    @property
-    def days(self) -> int:
-        return (self.end - self.start).days + 1
-
-
 class Notification(models.Model):
     """One thing a player is told: a row of the in-site list and of the e-mail outbox.
 
     Services write it in the transaction that changed the game. ``delivery`` is the
     recipient's preference when it was written: ``email`` rows are sent one by one
-    (``matches.tasks.email_deliver``), ``digest`` rows go out in the daily digest,
+    (``notifications.tasks.email_deliver``), ``digest`` rows go out in the daily digest,
     ``none`` rows are only listed on the site.
     """
 
@@ -94,7 +60,7 @@ class Notification(models.Model):
     game = models.ForeignKey("matches.Game", on_delete=models.CASCADE, null=True, blank=True)
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, null=True, blank=True)
     challenge = models.ForeignKey(
-        "matches.Challenge", on_delete=models.CASCADE, null=True, blank=True
+        "challenges.Challenge", on_delete=models.CASCADE, null=True, blank=True
     )
     payload = models.JSONField(default=dict, blank=True)
     delivery = models.CharField(max_length=8, choices=Delivery.choices)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import notification_views as views
+from . import views
 
 urlpatterns = [
     path("notifications/", views.notification_list, name="notifications"),

@@ -13,13 +13,10 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from backgammon.inputs import positive_int
 
+from .inbox import notifications_mark_read
 from .models import Notification
-from .notifications import (
-    notification_text,
-    notification_url,
-    notifications_mark_read,
-    unsubscribe_user,
-)
+from .texts import notification_text, notification_url
+from .unsubscribe import unsubscribe_user
 
 
 @login_required

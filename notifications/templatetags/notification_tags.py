@@ -1,6 +1,6 @@
 from django import template
 
-from matches.notifications import notifications_unread_count
+from notifications.inbox import notifications_unread_count
 
 register = template.Library()
 

@@ -1,0 +1,94 @@
+"""The challenge form: the options of the match offered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
+from matches.models import VariantChoice
+
+
+def length_choices() -> list[tuple[int, str]]:
+    """The match lengths offered, in the active language.
+
+    A callable, so the labels are formatted when a form is shown: ``ngettext_lazy(...) % n``
+    gives a plain string, and at import time that string was English for everyone.
+    """
+    return [(n, ngettext("%(n)s point", "%(n)s points", n) % {"n": n}) for n in OFFERED_LENGTHS] + [
+        (0, gettext("Money session"))
+    ]
+
+
+CUBE_LIMIT_CHOICES: list[tuple[Any, Any]] = [(2**k, str(2**k)) for k in range(1, 11)] + [
+    ("", pgettext_lazy("cube limit", "None (money sessions only)"))
+]
+
+
+class ChallengeForm(forms.Form):
+    opponent = forms.CharField(
+        label=_("Opponent"),
+        max_length=150,
+        required=False,
+        help_text=_("A player's username. Leave it empty to let anyone accept."),
+    )
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=VariantChoice.choices, initial=VariantChoice.STANDARD
+    )
+    length = forms.TypedChoiceField(
+        label=_("Match length"), choices=length_choices, coerce=int, initial=5
+    )
+    days_per_move = forms.IntegerField(
+        label=_("Days per move"), min_value=1, max_value=30, initial=3
+    )
+    time_bank_days = forms.IntegerField(
+        label=_("Time bank (days)"),
+        min_value=0,
+        max_value=365,
+        initial=0,
+        help_text=_("Extra days each player may spend over the whole match."),
+    )
+    cube_limit = forms.TypedChoiceField(
+        label=_("Cube limit"),
+        choices=CUBE_LIMIT_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=DEFAULT_CUBE_LIMIT,
+    )
+    jacoby = forms.BooleanField(
+        label=_("Jacoby rule (money sessions)"), required=False, initial=False
+    )
+    automatic_doubles = forms.BooleanField(
+        label=_("Automatic doubles (money sessions)"), required=False, initial=False
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    message = forms.CharField(
+        label=_("Message"), max_length=200, required=False, widget=forms.Textarea({"rows": 2})
+    )
+
+    #: Which field a service error code belongs to (others go on top of the form).
+    ERROR_FIELDS = {
+        "self_challenge": "opponent",
+        "variant": "variant",
+        "length": "length",
+        "days_per_move": "days_per_move",
+        "time_bank": "time_bank_days",
+        "cube_limit": "cube_limit",
+        "cube": "cube_limit",
+    }
+
+    def clean_opponent(self) -> User | None:
+        username = self.cleaned_data["opponent"].strip()
+        if not username:
+            return None
+        try:
+            return User.objects.get(username__iexact=username, is_active=True)
+        except User.DoesNotExist:
+            raise forms.ValidationError(
+                _("There is no player called %(name)s."), params={"name": username}
+            ) from None

@@ -1,0 +1,84 @@
+"""The challenges API's request and response bodies."""
+
+from __future__ import annotations
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from matches.models import MAX_CUBE_LIMIT, VariantChoice
+from matches.serializers import (
+    CUBE_LIMITS,
+    NO_NUL,
+    CubeLimitField,
+    StrictBooleanField,
+    StrictIntegerField,
+    TextField,
+    VariantField,
+)
+
+from .models import Challenge
+
+
+@extend_schema_serializer(
+    description="A new challenge. Every field may be left out; the defaults are shown."
+)
+class ChallengeCreateSerializer(serializers.Serializer):
+    """A new challenge. The ranges are the service's; it checks them again."""
+
+    opponent = TextField(
+        allow_null=True,
+        required=False,
+        default=None,
+        min_length=1,
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Username of the challenged player; null for a challenge open to anyone.",
+    )
+    variant = VariantField(default=VariantChoice.STANDARD.value)
+    length = StrictIntegerField(
+        min_value=0, max_value=25, default=5, help_text="Points to win; 0 for a money session."
+    )
+    days_per_move = StrictIntegerField(min_value=1, max_value=30, default=3)
+    time_bank_days = StrictIntegerField(min_value=0, max_value=365, default=0)
+    cube_limit = CubeLimitField(
+        min_value=1,
+        max_value=CUBE_LIMITS[-1],
+        allow_null=True,
+        default=64,
+        help_text=f"The highest cube value: a power of two from 1 to {MAX_CUBE_LIMIT}; "
+        "null (no limit) only for money sessions.",
+    )
+    jacoby = StrictBooleanField(default=False, help_text="Money sessions only.")
+    automatic_doubles = StrictBooleanField(default=False, help_text="Money sessions only.")
+    rated = StrictBooleanField(default=True)
+    message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
+
+
+class ChallengeSerializer(serializers.ModelSerializer):
+    challenger = serializers.CharField(source="challenger.username")
+    opponent = serializers.CharField(source="opponent.username", allow_null=True)
+    match = serializers.IntegerField(source="match_id", allow_null=True)
+
+    class Meta:
+        model = Challenge
+        fields = [
+            "id",
+            "challenger",
+            "opponent",
+            "variant",
+            "length",
+            "days_per_move",
+            "time_bank_days",
+            "cube_limit",
+            "jacoby",
+            "automatic_doubles",
+            "rated",
+            "message",
+            "status",
+            "created_at",
+            "expires_at",
+            "responded_at",
+            "match",
+        ]
+        read_only_fields = fields

@@ -1,0 +1,167 @@
+"""Challenges: offer a match, accept it (the match starts), decline or withdraw it,
+and let old ones expire.
+
+Each change sends a signal of :mod:`challenges.signals`; the players' notices listen.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from gammon import Variant
+from matches import record
+from matches.errors import Conflict, Forbidden, InvalidAction, NotFound
+from matches.models import MAX_CUBE_LIMIT, Match
+
+from .models import Challenge
+from .signals import challenge_accepted, challenge_created, challenge_declined
+
+CHALLENGE_VALIDITY = timedelta(days=14)
+
+
+@transaction.atomic
+def challenge_create(
+    *,
+    challenger: User,
+    now: datetime,
+    opponent: User | None = None,
+    variant: str = Variant.STANDARD.value,
+    length: int = 5,
+    days_per_move: int = 3,
+    time_bank_days: int = 0,
+    cube_limit: int | None = 64,
+    jacoby: bool = False,
+    automatic_doubles: bool = False,
+    rated: bool = True,
+    message: str = "",
+    validity: timedelta = CHALLENGE_VALIDITY,
+) -> Challenge:
+    """Offer a match to ``opponent``, or to anyone when ``opponent`` is None."""
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
+    if variant not in {v.value for v in Variant}:
+        raise InvalidAction(_("Unknown variant."), code="variant")
+    if length != 0 and not (1 <= length <= 25):
+        raise InvalidAction(_("A match is 1 to 25 points long, or 0 for money."), code="length")
+    if not 1 <= days_per_move <= 30:
+        raise InvalidAction(_("Days per move must be from 1 to 30."), code="days_per_move")
+    if not 0 <= time_bank_days <= 365:
+        raise InvalidAction(_("The time bank must be from 0 to 365 days."), code="time_bank")
+    if cube_limit is not None and (cube_limit < 1 or cube_limit & (cube_limit - 1)):
+        raise InvalidAction(_("The cube limit must be a power of two."), code="cube_limit")
+    if cube_limit is not None and cube_limit > MAX_CUBE_LIMIT:
+        raise InvalidAction(
+            _("The cube limit is at most %(max)s."), code="cube_limit", max=MAX_CUBE_LIMIT
+        )
+    if cube_limit is None and length != 0:
+        raise InvalidAction(_("Only money sessions may play without a cube limit."), code="cube")
+    if length != 0 and (jacoby or automatic_doubles):
+        raise InvalidAction(
+            _("Jacoby and automatic doubles are options of money sessions."), code="money_only"
+        )
+    if "\x00" in message:  # PostgreSQL cannot store it: refused here, not as a DataError
+        raise InvalidAction(_("The message may not contain NUL characters."), code="message")
+    challenge = Challenge(
+        challenger=challenger,
+        opponent=opponent,
+        variant=variant,
+        length=length,
+        days_per_move=days_per_move,
+        time_bank_days=time_bank_days,
+        cube_limit=cube_limit,
+        jacoby=jacoby,
+        automatic_doubles=automatic_doubles,
+        rated=rated,
+        message=message[:200],
+        created_at=now,
+        expires_at=now + validity,
+    )
+    try:
+        challenge.full_clean(exclude=["match"])
+    except ValidationError as error:  # a model rule the checks above do not name yet
+        raise InvalidAction(error.messages[0], code="invalid_challenge") from error
+    challenge.save()
+    challenge_created.send(sender=Challenge, challenge=challenge, now=now)
+    return challenge
+
+
+def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:
+    try:
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise NotFound(_("No such challenge.")) from None
+    if challenge.status != Challenge.Status.OPEN or challenge.expires_at <= now:
+        raise Conflict(_("This challenge is no longer open."), code="challenge_closed")
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
+    """Accept: the match starts with colours drawn at random and the first opening roll."""
+    challenge = _locked_open_challenge(challenge_id, now)
+    if user.pk == challenge.challenger_id:
+        raise InvalidAction(_("You cannot accept your own challenge."), code="own_challenge")
+    if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+        raise Forbidden(_("This challenge was made to another player."))
+    players = [challenge.challenger, user]
+    if secrets.randbelow(2):
+        players.reverse()
+    match = Match.objects.create(
+        white=players[0],
+        black=players[1],
+        variant=challenge.variant,
+        length=challenge.length,
+        days_per_move=challenge.days_per_move,
+        time_bank_days=challenge.time_bank_days,
+        cube_limit=challenge.cube_limit,
+        jacoby=challenge.jacoby,
+        automatic_doubles=challenge.automatic_doubles,
+        rated=challenge.rated,
+        bank_white=timedelta(days=challenge.time_bank_days),
+        bank_black=timedelta(days=challenge.time_bank_days),
+        created_at=now,
+    )
+    challenge.status = Challenge.Status.ACCEPTED
+    challenge.opponent = user
+    challenge.responded_at = now
+    challenge.match = match
+    challenge.save(update_fields=["status", "opponent", "responded_at", "match"])
+    game = record.start_game(match, number=1, state=record.state_of(match), now=now)
+    challenge_accepted.send(sender=Challenge, challenge=challenge, game=game, now=now)
+    return match
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    challenge = _locked_open_challenge(challenge_id, now)
+    if challenge.opponent_id != user.pk:
+        raise Forbidden(_("Only the challenged player can decline."))
+    challenge.status = Challenge.Status.DECLINED
+    challenge.responded_at = now
+    challenge.save(update_fields=["status", "responded_at"])
+    challenge_declined.send(sender=Challenge, challenge=challenge, now=now)
+    return challenge
+
+
+@transaction.atomic
+def challenge_withdraw(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    challenge = _locked_open_challenge(challenge_id, now)
+    if challenge.challenger_id != user.pk:
+        raise Forbidden(_("Only the challenger can withdraw a challenge."))
+    challenge.status = Challenge.Status.WITHDRAWN
+    challenge.responded_at = now
+    challenge.save(update_fields=["status", "responded_at"])
+    return challenge
+
+
+def challenges_expire(*, now: datetime) -> int:
+    """Open challenges (and invitations) past their validity expire: one UPDATE."""
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED, responded_at=now
+    )

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from django import template
+from django.utils import timezone
+
+from challenges.models import Challenge
+from challenges.selectors import challenges_open_to
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def challenges_to_me(context: template.Context) -> list[Challenge]:
+    """The open challenges addressed to the signed-in player, for the dashboard (a tag,
+    so the matches' dashboard view needs nothing of the challenges app)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return []
+    now = timezone.now()
+    return [c for c in challenges_open_to(user).filter(opponent=user) if c.expires_at > now]

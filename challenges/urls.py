@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("challenges/", views.challenge_list, name="challenge_list"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+    ),
+    path(
+        "challenges/<int:challenge_id>/withdraw/",
+        views.challenge_withdraw,
+        name="challenge_withdraw",
+    ),
+]

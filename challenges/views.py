@@ -1,0 +1,130 @@
+"""The challenge pages: the list, the form, and accepting, declining or withdrawing.
+
+Views read through :mod:`challenges.selectors` and write through
+:mod:`challenges.services`; a :class:`~matches.errors.ServiceError` is shown on the
+page the player was on, with the HTTP status it carries.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from matches.errors import ServiceError
+
+from . import selectors, services
+from .forms import ChallengeForm
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+@login_required
+def challenge_list(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    now = timezone.now()
+    open_to = [c for c in selectors.challenges_open_to(user) if c.expires_at > now]
+    return render(
+        request,
+        "matches/challenge_list.html",
+        {
+            "to_me": [c for c in open_to if c.opponent_id == user.pk],
+            "open": [c for c in open_to if c.opponent_id is None],
+            "sent": list(selectors.challenges_sent_by(user)[:30]),
+            "now": now,
+        },
+    )
+
+
+@login_required
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    status = 200
+    if request.method == "POST":
+        form = ChallengeForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                challenge = services.challenge_create(
+                    challenger=user,
+                    now=timezone.now(),
+                    opponent=data["opponent"],
+                    variant=data["variant"],
+                    length=data["length"],
+                    days_per_move=data["days_per_move"],
+                    time_bank_days=data["time_bank_days"],
+                    cube_limit=data["cube_limit"],
+                    jacoby=data["jacoby"],
+                    automatic_doubles=data["automatic_doubles"],
+                    rated=data["rated"],
+                    message=data["message"],
+                )
+            except ServiceError as error:
+                form.add_error(form.ERROR_FIELDS.get(error.code), str(error))
+                status = error.status
+            else:
+                if challenge.opponent is None:
+                    messages.success(request, _("Your open challenge is posted."))
+                else:
+                    messages.success(
+                        request,
+                        _("Your challenge has been sent to %(name)s.")
+                        % {"name": challenge.opponent.public_name},
+                    )
+                return redirect("challenge_list")
+        else:
+            status = 400
+    else:
+        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
+    return render(request, "matches/challenge_new.html", {"form": form}, status=status)
+
+
+def _challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    user = _user(request)
+    now = timezone.now()
+    try:
+        if action == "accept":
+            match = services.challenge_accept(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge accepted. Good luck!"))
+            game = match.current_game
+            assert game is not None
+            return redirect("game_detail", game_id=game.pk)
+        if action == "decline":
+            services.challenge_decline(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge declined."))
+        else:
+            services.challenge_withdraw(challenge_id=challenge_id, user=user, now=now)
+            messages.success(request, _("Challenge withdrawn."))
+    except ServiceError as error:
+        messages.error(request, str(error))
+        response = challenge_list(request)
+        response.status_code = error.status
+        return response
+    return redirect("challenge_list")
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "accept")
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "decline")
+
+
+@login_required
+@require_POST
+def challenge_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _challenge_action(request, challenge_id, "withdraw")

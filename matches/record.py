@@ -1,0 +1,281 @@
+r"""A game's record and how it moves on: the steps every game action is made of.
+
+An action (``matches.turns``, ``matches.endings``, ``matches.moderator_actions``)
+:func:`lock`\ s the game with its match, checks who may act, then :func:`append`\ s
+record rows and changes the game in memory; :func:`save` writes the game row and its
+new events (one ``UPDATE``, one ``INSERT``). The steps the server takes on its own are
+here too: the roll for a player who may not double (:func:`begin_turn`), the pass of a
+turn with no legal play (:func:`after_roll`), and the opening of a new game
+(:func:`start_game`). Who must act next is announced with the ``turn_started`` signal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from gammon import (
+    Color,
+    Cube,
+    Dice,
+    MatchLengthError,
+    MatchState,
+    Position,
+    SystemDice,
+    Variant,
+    legal_plays,
+    opening_roll,
+)
+
+from . import timecontrol
+from .errors import Conflict, Forbidden, InvalidAction, NotFound
+from .models import Game, GameEvent, Match, Vacation
+from .signals import dice_rolled, turn_started
+
+#: The dice every service uses; tests swap in ``FixedDice``.
+dice: Dice = SystemDice()
+
+
+_MAX_AUTOMATIC_TURNS = 200
+
+
+def state_of(match: Match, game: Game | None = None) -> MatchState:
+    """The engine's view of the match, for the game being played."""
+    cube = Cube(
+        game.cube_value if game else 1,
+        Color(game.cube_owner) if game and game.cube_owner is not None else None,
+        match.cube_limit,
+    )
+    crawford = bool(game and game.crawford)
+    return MatchState(
+        length=match.length,
+        score=match.score,
+        crawford=crawford,
+        post_crawford=match.crawford_played and not crawford and not match.is_money,
+        cube=cube,
+        jacoby=match.jacoby,
+        automatic_doubles=match.automatic_doubles,
+        automatic_doubles_this_game=game.automatic_doubles if game else 0,
+        game_number=game.number if game else 1,
+    )
+
+
+def match_state(match: Match, game: Game | None = None) -> MatchState:
+    """The engine's view of ``match`` (for selectors and the API)."""
+    try:
+        return state_of(match, game)
+    except MatchLengthError:  # pragma: no cover - guarded by the model validators
+        raise InvalidAction(_("This match has an impossible length.")) from None
+
+
+def deadline(match: Match, now: datetime, color: Color) -> datetime:
+    """When ``color`` loses on time if their turn starts ``now``: move time, bank, vacations."""
+    return timecontrol.deadline_for(
+        days_per_move=match.days_per_move,
+        bank=timecontrol.bank_of(match, color),
+        now=now,
+        away=timecontrol.away_intervals_of(match.player(color), now),
+    )
+
+
+def charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
+    """The player on turn acts at ``now``: an overrun of their move time comes off their bank.
+
+    ``save=False`` only sets the bank on the match, for a caller that saves the match next.
+    """
+    match = game.match
+    color = game.turn_color
+    bank = timecontrol.bank_of(match, color)
+    if game.deadline_at is None or not bank:
+        return
+    if game.deadline_at <= now:  # out of time: the bank is spent, whatever the vacations
+        left = timecontrol.ZERO
+    else:
+        left = timecontrol.bank_after_turn(
+            bank=bank,
+            deadline_at=game.deadline_at,
+            now=now,
+            away=timecontrol.away_intervals_of(match.player(color), now),
+        )
+    if left != bank:
+        field = timecontrol.set_bank(match, color, left)
+        if save:
+            match.save(update_fields=[field])
+
+
+def announce_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
+    """Send ``turn_started``: the player on turn must act (roll, move or answer a double),
+    unless they are ``actor``, who was on turn already."""
+    if game.is_finished or (actor is not None and game.turn == int(actor)):
+        return
+    turn_started.send(sender=Game, game=game, now=now)
+
+
+def new_event(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    """The game's next record row, not saved yet (the ply advances now)."""
+    game.ply += 1
+    return GameEvent(game=game, ply=game.ply, kind=kind, created_at=now, **fields)
+
+
+def append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
+    """The game's next record row, written by the game's next :func:`write`."""
+    event = new_event(game, kind, now, **fields)
+    game.record(event)
+    return event
+
+
+def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -> Game:
+    """Create game ``number``, throw the opening roll, and let the winner move."""
+    first, (white_die, black_die), ties = opening_roll(dice)
+    state = replace(state, cube=Cube(1, None, match.cube_limit), automatic_doubles_this_game=0)
+    state = state.with_opening_ties(ties)
+    game = Game(
+        match=match,
+        number=number,
+        state=Game.State.MOVING,
+        turn=int(first),
+        cube_value=state.cube.value,
+        automatic_doubles=state.automatic_doubles_this_game,
+        crawford=state.crawford,
+        started_at=now,
+        updated_at=now,
+        deadline_at=deadline(match, now, first),
+        die1=white_die if first == Color.WHITE else black_die,
+        die2=black_die if first == Color.WHITE else white_die,
+    )
+    game.set_position(Position.start(Variant(match.variant), first))
+    game.save()  # the events and the dice counters refer to it
+    append(
+        game,
+        GameEvent.Kind.OPENING,
+        now,
+        color=int(first),
+        die1=white_die,
+        die2=black_die,
+        value=state.cube.value if ties and state.cube.value > 1 else None,
+    )
+    dice_rolled.send(
+        sender=Game,
+        game=game,
+        now=now,
+        die1=white_die,
+        die2=black_die,
+        opening=True,
+        color=int(first),
+    )
+    after_roll(game, now)
+    write(game)
+    return game
+
+
+def after_roll(game: Game, now: datetime, depth: int = 0) -> None:
+    """With dice on the board: a turn with no legal play passes at once."""
+    position = game.position()
+    if legal_plays(position, game.dice or (0, 0)):
+        return
+    append(
+        game,
+        GameEvent.Kind.PASS,
+        now,
+        color=game.turn,
+        die1=game.die1,
+        die2=game.die2,
+        notation="pass",
+    )
+    game.set_position(position.mirror())
+    begin_turn(game, position.turn.other, now, depth)
+
+
+def begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
+    """Hand the turn to ``color``; the server rolls at once when they may not double."""
+    charge_clock(game, now)
+    game.turn = int(color)
+    game.state = Game.State.ROLLING
+    game.die1 = game.die2 = None
+    game.deadline_at = deadline(game.match, now, color)
+    if state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
+        return
+    roll(game, now, depth)
+
+
+def roll(game: Game, now: datetime, depth: int = 0) -> None:
+    game.die1, game.die2 = dice.roll()
+    game.state = Game.State.MOVING
+    append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=game.die1, die2=game.die2)
+    dice_rolled.send(
+        sender=Game,
+        game=game,
+        now=now,
+        die1=game.die1,
+        die2=game.die2,
+        opening=False,
+        color=game.turn,
+    )
+    after_roll(game, now, depth + 1)
+
+
+def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> tuple[Game, Color]:
+    """Lock the game row; check the user plays in it, it is live, and the ply is current.
+
+    The game and its match are locked; the players come in the same query, unlocked, for
+    the checks, the notification rows and the API's response, with whether each has a
+    vacation ending after ``now`` (an ``Exists`` on the index ``vacation_user_end``), so
+    the clock reads a player's vacations only when there are some
+    (:func:`timecontrol.away_intervals_of`).
+    """
+    ahead = Vacation.objects.filter(ends_at__gt=now)
+    game = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "match__white", "match__black")
+        .annotate(
+            white_away=Exists(ahead.filter(user_id=OuterRef("match__white_id"))),
+            black_away=Exists(ahead.filter(user_id=OuterRef("match__black_id"))),
+        )
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise NotFound(_("No such game."))
+    game.match.white.vacation_ahead = game.white_away
+    game.match.black.vacation_ahead = game.black_away
+    color = game.match.color_of(user)
+    if color is None:
+        raise Forbidden(_("You are not playing in this game."))
+    if game.is_finished or game.match.status != Match.Status.PLAYING:
+        raise Conflict(_("This game is over."), code="game_over")
+    if expected_ply is not None and expected_ply != game.ply:
+        raise Conflict(
+            _("The game has changed since you loaded it. Look at the board again."),
+            code="stale",
+        )
+    return game, color
+
+
+def require_turn(game: Game, color: Color, *states: str) -> None:
+    if game.turn != int(color):
+        raise Forbidden(_("It is not your turn."), code="not_your_turn")
+    if game.state not in states:
+        messages = {
+            Game.State.ROLLING: _("You must roll (or double) first."),
+            Game.State.MOVING: _("You have already rolled: make your move."),
+            Game.State.DOUBLED: _("You must answer the double first."),
+        }
+        raise InvalidAction(messages.get(game.state, _("You cannot do that now.")), code="state")
+
+
+def write(game: Game) -> None:
+    """Save the game row, then the record rows the action added, in one ``INSERT``."""
+    game.save()
+    GameEvent.objects.bulk_create(game.take_unwritten_events())
+
+
+def save(game: Game, now: datetime) -> Game:
+    """The end of an action that leaves the game in play: the game and its new events."""
+    game.updated_at = now
+    write(game)
+    return game

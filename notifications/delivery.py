@@ -1,0 +1,193 @@
+"""Delivery of the outbox's e-mail rows, and the daily digests.
+
+- :func:`notification_deliver` claims the row (``pending -> sending``, a conditional
+  update), sends, then marks it ``sent``. No lock is held across the SMTP exchange.
+  A failed send goes back to ``pending`` with an exponential back-off; after
+  :data:`MAX_ATTEMPTS` the row is ``failed`` and keeps the last error.
+- :func:`notifications_sweep` (every minute) re-sends rows still ``pending`` after
+  their ``next_attempt_at`` and rows left in ``sending`` longer than
+  :data:`SENDING_TIMEOUT` (a worker killed between claim and mark). The one case
+  that can send twice is a worker that dies after the SMTP server accepted the mail
+  and before the single UPDATE that marks the row sent: that window is one local
+  database round trip, and it is accepted.
+- :func:`digests_send` sends each ``digest`` recipient one e-mail a day, at their
+  ``digest_hour`` in their time zone, with every row owed since.
+
+The functions take a ``send`` callable where they hand a row to the queue, so the
+Celery task stays in ``notifications.tasks``, which calls them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import F
+
+from accounts.models import User
+
+from .models import Notification
+from .outbox import SWEEP_GRACE
+from .texts import render_digest, render_email
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 6
+RETRY_BASE = timedelta(seconds=30)
+#: A row claimed longer ago than this was dropped by a dead worker (hard limit 120 s).
+SENDING_TIMEOUT = timedelta(minutes=5)
+
+Status = Notification.Status
+Delivery = Notification.Delivery
+
+
+def notification_deliver(
+    *, notification_id: int, now: datetime, before_send: Callable[[], None] | None = None
+) -> str:
+    """Claim, send and mark one e-mail row. Returns what happened, for logs and tests."""
+    claimed = Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+        status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+    )
+    if claimed != 1:
+        return "not-pending"
+    row = Notification.objects.select_related("recipient", "game", "match", "challenge").get(
+        pk=notification_id
+    )
+    recipient = row.recipient
+    if row.delivery == Delivery.EMAIL and recipient.notify == User.Notify.DIGEST:
+        _release(row, now, delivery=Delivery.DIGEST, attempts=row.attempts - 1)
+        return "to-digest"
+    if row.delivery != Delivery.EMAIL or recipient.notify != User.Notify.EVERY:
+        _mark(row, Status.SKIPPED, now)
+        return "skipped"
+    if before_send is not None:
+        before_send()
+    try:
+        render_email(row).send()
+    except Exception as exc:
+        return _failed(row, now, exc)
+    _mark(row, Status.SENT, now)
+    return "sent"
+
+
+def _mark(row: Notification, status: str, now: datetime) -> None:
+    Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
+        status=status, sent_at=now if status == Status.SENT else None, last_error=""
+    )
+
+
+def _release(row: Notification, now: datetime, **fields: Any) -> None:
+    Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
+        status=Status.PENDING, claimed_at=None, next_attempt_at=now, **fields
+    )
+
+
+def _failed(row: Notification, now: datetime, exc: Exception) -> str:
+    error = f"{type(exc).__name__}: {exc}"[:2000]
+    if row.attempts >= MAX_ATTEMPTS:
+        Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
+            status=Status.FAILED, last_error=error
+        )
+        log.error("notification %s failed for good: %s", row.pk, error)
+        return "failed"
+    delay = RETRY_BASE * 2 ** (row.attempts - 1)
+    Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
+        status=Status.PENDING, claimed_at=None, next_attempt_at=now + delay, last_error=error
+    )
+    log.warning("notification %s: attempt %s failed (%s)", row.pk, row.attempts, error)
+    return "retry"
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """The countdown of a refused e-mail's next task: settings.NOTIFICATION_RETRY_BASE_SECONDS
+    (30 s by default, an env value so the worker tests can shorten it), doubled per attempt."""
+    return timedelta(seconds=settings.NOTIFICATION_RETRY_BASE_SECONDS) * 2 ** (attempts - 1)
+
+
+def notifications_sweep(*, now: datetime, send: Callable[[int], bool], batch: int = 500) -> int:
+    """Hand e-mail rows still owed to ``send`` again; free rows a dead worker left in
+    ``sending``. ``send`` queues one row's delivery and says whether it could."""
+    stale = Notification.objects.filter(
+        status=Status.SENDING, claimed_at__lte=now - SENDING_TIMEOUT
+    ).values_list("pk", "claimed_at")[:batch]
+    for pk, claimed_at in list(stale):
+        Notification.objects.filter(pk=pk, status=Status.SENDING, claimed_at=claimed_at).update(
+            status=Status.PENDING, claimed_at=None, next_attempt_at=now
+        )
+    due = list(
+        Notification.objects.filter(
+            status=Status.PENDING, delivery=Delivery.EMAIL, next_attempt_at__lte=now
+        )
+        .order_by("next_attempt_at")
+        .values_list("pk", "next_attempt_at")[:batch]
+    )
+    sent = 0
+    for pk, at in due:
+        # Push the row back so the next sweep does not enqueue it again meanwhile.
+        moved = Notification.objects.filter(
+            pk=pk, status=Status.PENDING, next_attempt_at=at
+        ).update(next_attempt_at=now + SWEEP_GRACE)
+        if moved and send(pk):
+            sent += 1
+    return sent
+
+
+def last_digest_moment(user: User, now: datetime) -> datetime:
+    """The latest ``digest_hour`` in the user's zone that is not after ``now``."""
+    local = now.astimezone(ZoneInfo(user.time_zone or "UTC"))
+    moment = local.replace(hour=user.digest_hour, minute=0, second=0, microsecond=0)
+    if moment > local:
+        moment -= timedelta(days=1)
+    return moment
+
+
+def digests_send(*, now: datetime) -> int:
+    """Send each digest recipient the rows owed before their latest digest hour."""
+    recipients = (
+        Notification.objects.filter(status=Status.PENDING, delivery=Delivery.DIGEST)
+        .values_list("recipient_id", flat=True)
+        .distinct()
+    )
+    count = 0
+    for user in User.objects.filter(pk__in=list(recipients)):
+        moment = last_digest_moment(user, now)
+        candidates = Notification.objects.filter(
+            recipient=user,
+            status=Status.PENDING,
+            delivery=Delivery.DIGEST,
+            created_at__lte=moment,
+        ).values_list("pk", flat=True)
+        claimed = [
+            pk
+            for pk in candidates
+            if Notification.objects.filter(pk=pk, status=Status.PENDING).update(
+                status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+            )
+        ]
+        if not claimed:
+            continue
+        rows = list(
+            Notification.objects.filter(pk__in=claimed)
+            .select_related("game", "match", "challenge")
+            .order_by("created_at")
+        )
+        if user.notify == User.Notify.NONE or not user.email:
+            Notification.objects.filter(pk__in=claimed, status=Status.SENDING).update(
+                status=Status.SKIPPED
+            )
+            continue
+        try:
+            render_digest(user, rows).send()
+        except Exception as exc:
+            for row in rows:
+                _failed(row, now, exc)
+            continue
+        Notification.objects.filter(pk__in=claimed, status=Status.SENDING).update(
+            status=Status.SENT, sent_at=now, last_error=""
+        )
+        count += 1
+    return count

@@ -1,0 +1,34 @@
+"""The in-site list of notifications: what is unread, and marking it read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from accounts.models import User
+from matches.models import Game
+
+from .models import Notification
+
+
+def notifications_unread_count(user: User) -> int:
+    return Notification.objects.filter(recipient=user, read_at=None).count()
+
+
+def notifications_mark_read(*, user: User, now: datetime, ids: Iterable[int] | None = None) -> int:
+    rows = Notification.objects.filter(recipient=user, read_at=None)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    return rows.update(read_at=now)
+
+
+def notifications_mark_messages_read(*, user: User, game: Game, now: datetime) -> int:
+    """``user``, one of the two players, has just been shown the messages of ``game``
+    (the game page, or ``GET /api/games/<id>/messages``): their unread
+    ``message_received`` rows for it are read, so the next message notifies them again
+    (see :func:`notifications.notices.notice_message`). One conditional UPDATE, on the
+    unread rows of one recipient (index ``notification_unread``); the opponent's rows
+    are untouched."""
+    return Notification.objects.filter(
+        recipient=user, game=game, kind=Notification.Kind.MESSAGE_RECEIVED, read_at=None
+    ).update(read_at=now)

@@ -1,0 +1,150 @@
+"""What each change owes the players: the notices written when a turn starts, a draw
+is offered, a game or match ends, a message arrives, or a challenge changes.
+
+:mod:`notifications.receivers` calls these from the signals of ``matches`` and
+``challenges``, inside the transaction that made the change, so a committed change
+always has its rows (and a rolled-back one none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from accounts.models import User
+from challenges.models import Challenge
+from gammon import Color, Termination
+from matches.models import Game, GameMessage, Match
+
+from .models import Notification
+from .outbox import notify, notify_many
+
+Kind = Notification.Kind
+
+
+def notice_turn(game: Game, now: datetime) -> Notification:
+    """The player on turn must act: roll or move (``your_turn``), or answer a double."""
+    match = game.match
+    color = game.turn_color
+    doubled = game.state == Game.State.DOUBLED
+    return notify(
+        recipient=match.player(color),
+        kind=Kind.DOUBLE_OFFERED if doubled else Kind.YOUR_TURN,
+        now=now,
+        game=game,
+        payload={"opponent": match.player(color.other).public_name, "cube": game.cube_value * 2},
+    )
+
+
+def notice_draw_offer(game: Game, color: Color, now: datetime) -> Notification:
+    match = game.match
+    return notify(
+        recipient=match.player(color.other),
+        kind=Kind.DRAW_OFFERED,
+        now=now,
+        game=game,
+        payload={"opponent": match.player(color).public_name},
+    )
+
+
+def notices_game_ended(games: Sequence[Game], now: datetime) -> list[Notification]:
+    """Both players of each finished game are told how it (and maybe the match) ended:
+    ``time_out`` for a time-out, else ``match_over`` when it ended the match, else
+    ``game_over``. A cancelled match owes nothing here (the moderators tell them)."""
+    items = []
+    for game in games:
+        match = game.match
+        match_over = match.status == Match.Status.FINISHED
+        if game.termination == Termination.TIMEOUT:
+            kind = Kind.TIME_OUT
+        else:
+            kind = Kind.MATCH_OVER if match_over else Kind.GAME_OVER
+        for color in (Color.WHITE, Color.BLACK):
+            items.append(
+                {
+                    "recipient": match.player(color),
+                    "kind": kind,
+                    "game": game,
+                    "payload": {
+                        "opponent": match.player(color.other).public_name,
+                        "won": None if game.winner is None else game.winner == int(color),
+                        "points": game.points,
+                        "match_over": match_over,
+                    },
+                }
+            )
+    return notify_many(items, now=now)
+
+
+def notice_message(message: GameMessage, recipient: User, now: datetime) -> Notification | None:
+    """Tell ``recipient`` that the author of ``message`` wrote to them, unless they know.
+
+    One notice per burst, not one per message: no new row while the recipient still has
+    an unread ``message_received`` row for this game written after their own last message
+    in it. Ten messages in a row give one e-mail (or one digest line); once the recipient
+    marks it read, is shown the game's messages (the game page or the API's ``GET``:
+    :func:`notifications.inbox.notifications_mark_messages_read`) or answers in the game, the next
+    message notifies again. The notice does not quote the text: a message the moderators
+    hide later must not live on in an e-mail. Two messages posted at the same instant may
+    both notify (no lock is taken for chat); that is harmless.
+    """
+    game, author = message.game, message.author
+    last_reply = (
+        GameMessage.objects.filter(game=game, author=recipient)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    unread = Notification.objects.filter(
+        recipient=recipient, game=game, kind=Kind.MESSAGE_RECEIVED, read_at=None
+    )
+    if last_reply is not None:
+        unread = unread.filter(created_at__gt=last_reply)
+    if unread.exists():
+        return None
+    return notify(
+        recipient=recipient,
+        kind=Kind.MESSAGE_RECEIVED,
+        now=now,
+        game=game,
+        payload={"opponent": author.public_name},
+    )
+
+
+def notice_challenge_received(challenge: Challenge, now: datetime) -> Notification | None:
+    if challenge.opponent is None:  # an open challenge: nobody to tell
+        return None
+    return notify(
+        recipient=challenge.opponent,
+        kind=Kind.CHALLENGE_RECEIVED,
+        now=now,
+        challenge=challenge,
+        payload={"opponent": challenge.challenger.public_name},
+    )
+
+
+def notice_challenge_accepted(challenge: Challenge, game: Game, now: datetime) -> Notification:
+    match = game.match
+    assert challenge.opponent is not None  # set by the acceptance
+    return notify(
+        recipient=challenge.challenger,
+        kind=Kind.CHALLENGE_ACCEPTED,
+        now=now,
+        game=game,
+        challenge=challenge,
+        payload={
+            "opponent": challenge.opponent.public_name,
+            "your_turn": match.player(game.turn_color).pk == challenge.challenger_id,
+        },
+    )
+
+
+def notice_challenge_declined(challenge: Challenge, now: datetime) -> Notification:
+    assert challenge.opponent is not None  # only the challenged player declines
+    return notify(
+        recipient=challenge.challenger,
+        kind=Kind.CHALLENGE_DECLINED,
+        now=now,
+        challenge=challenge,
+        payload={"opponent": challenge.opponent.public_name},
+    )

@@ -1,0 +1,168 @@
+"""What a notification says: its sentence, its link, and its e-mail, in the
+recipient's language."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from email.mime.image import MIMEImage
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import User
+from matches.board_svg import board_svg
+
+from .models import Notification
+from .unsubscribe import unsubscribe_url
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+
+
+def notification_url(row: Notification) -> str:
+    """The page a notification points to (a path)."""
+    try:
+        if row.game_id is not None and row.kind == Kind.MESSAGE_RECEIVED:
+            return reverse("game_detail", args=[row.game_id]) + "#messages"
+        if row.game_id is not None:
+            return reverse("game_detail", args=[row.game_id])
+        if row.match_id is not None:
+            return reverse("match_detail", args=[row.match_id])
+        return reverse("challenge_list")
+    except NoReverseMatch:
+        return "/notifications/"
+
+
+def notification_text(row: Notification) -> str:
+    """One sentence saying what happened, in the active language."""
+    p = row.payload or {}
+    opponent = p.get("opponent", "?")
+    kind = row.kind
+    if kind == Kind.YOUR_TURN:
+        return _("It is your turn in your game against %(opponent)s.") % {"opponent": opponent}
+    if kind == Kind.CHALLENGE_RECEIVED:
+        return _("%(opponent)s has challenged you to a match.") % {"opponent": opponent}
+    if kind == Kind.CHALLENGE_ACCEPTED:
+        return _("%(opponent)s accepted your challenge: the match has started.") % {
+            "opponent": opponent
+        }
+    if kind == Kind.CHALLENGE_DECLINED:
+        return _("%(opponent)s declined your challenge.") % {"opponent": opponent}
+    if kind == Kind.DOUBLE_OFFERED:
+        return _("%(opponent)s doubles to %(cube)s: take or drop.") % {
+            "opponent": opponent,
+            "cube": p.get("cube", 2),
+        }
+    if kind == Kind.DRAW_OFFERED:
+        return _("%(opponent)s offers to end the match as a draw.") % {"opponent": opponent}
+    if kind == Kind.TIMEOUT_WARNING:
+        hours = int(p.get("hours", 0))
+        return ngettext(
+            "Less than %(hours)s hour left to play against %(opponent)s.",
+            "Less than %(hours)s hours left to play against %(opponent)s.",
+            hours,
+        ) % {"hours": hours, "opponent": opponent}
+    if kind == Kind.TIME_OUT:
+        if p.get("won"):
+            return _("%(opponent)s ran out of time: you win.") % {"opponent": opponent}
+        return _("You ran out of time in your game against %(opponent)s.") % {"opponent": opponent}
+    if kind == Kind.GAME_OVER:
+        values = {"opponent": opponent, "points": p.get("points", 0)}
+        if p.get("won"):
+            return _("You won the game against %(opponent)s (%(points)s points).") % values
+        return _("You lost the game against %(opponent)s (%(points)s points).") % values
+    if kind == Kind.MATCH_OVER:
+        if p.get("won") is None:
+            return _("Your match against %(opponent)s ended in a draw.") % {"opponent": opponent}
+        if p.get("won"):
+            return _("You won the match against %(opponent)s.") % {"opponent": opponent}
+        return _("You lost the match against %(opponent)s.") % {"opponent": opponent}
+    if kind == Kind.MESSAGE_RECEIVED:
+        return _("%(opponent)s sent you a message in your game.") % {"opponent": opponent}
+    if kind == Kind.MODERATION:
+        # Written in the recipient's language by moderation.services when it was sent.
+        return str(p.get("text") or row.get_kind_display())
+    return str(row.get_kind_display())
+
+
+def notification_subject(row: Notification) -> str:
+    return _("Backgammon: %(what)s") % {"what": row.get_kind_display()}
+
+
+def _board_svg(row: Notification) -> str | None:
+    """The position as SVG, from the recipient's side, when the board renderer exists."""
+    game = row.game
+    if game is None:
+        return None
+    try:
+        color = game.match.color_of(row.recipient)
+        kwargs: dict[str, Any] = {"home_side": getattr(row.recipient, "board_side", "right")}
+        if color is not None:
+            kwargs["viewer_color"] = color
+        return board_svg(game, **kwargs)
+    except Exception:  # a picture is a nicety: never let it stop the e-mail
+        log.exception("no board picture for notification %s", row.pk)
+        return None
+
+
+def _headers(user: User) -> dict[str, str]:
+    return {
+        "List-Unsubscribe": f"<{unsubscribe_url(user)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def render_email(row: Notification) -> EmailMultiAlternatives:
+    """The e-mail for one row, in the recipient's language."""
+    user = row.recipient
+    site = settings.SITE_URL.rstrip("/")
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        svg = _board_svg(row)
+        context = {
+            "user": user,
+            "text": notification_text(row),
+            "link": site + notification_url(row),
+            "unsubscribe": unsubscribe_url(user),
+            "notifications": site + reverse("notifications"),
+            "board": svg is not None,
+        }
+        subject = notification_subject(row)
+        body = render_to_string("emails/notification.txt", context)
+        html = render_to_string("emails/notification.html", context)
+    message = EmailMultiAlternatives(
+        subject, body, to=[user.email], headers=_headers(user) | {"X-Notification": str(row.pk)}
+    )
+    message.attach_alternative(html, "text/html")
+    if svg is not None:
+        message.mixed_subtype = "related"
+        image = MIMEImage(svg.encode(), _subtype="svg+xml")
+        image.add_header("Content-ID", "<board>")
+        image.add_header("Content-Disposition", "inline", filename="board.svg")
+        message.attach(image)
+    return message
+
+
+def render_digest(user: User, rows: Iterable[Notification]) -> EmailMultiAlternatives:
+    site = settings.SITE_URL.rstrip("/")
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        items = [{"text": notification_text(r), "link": site + notification_url(r)} for r in rows]
+        context = {
+            "user": user,
+            "items": items,
+            "unsubscribe": unsubscribe_url(user),
+            "notifications": site + reverse("notifications"),
+        }
+        subject = _("Backgammon: your daily digest")
+        body = render_to_string("emails/digest.txt", context)
+        html = render_to_string("emails/digest.html", context)
+    message = EmailMultiAlternatives(subject, body, to=[user.email], headers=_headers(user))
+    message.attach_alternative(html, "text/html")
+    return message
