@@ -2,9 +2,9 @@
 
 The statistics pages read only these small tables, never the games table, so they
 cost the same at two thousand games as at two million. Each counter is one row,
-incremented with an upsert (``INSERT … ON CONFLICT … DO UPDATE SET count = count + …``)
-in the transaction that ended the game (or threw the dice), so concurrent finishes
-never lose a count and a rolled-back game never leaves one behind.
+incremented (``UPDATE … SET count = count + n``, :func:`stats.services.bump`) in the
+transaction that ended the game (or threw the dice), so concurrent finishes never lose
+a count and a rolled-back game never leaves one behind.
 """
 
 from __future__ import annotations
