@@ -76,8 +76,11 @@ def test_demo_data_creates_matches_and_challenges_once(db: None) -> None:
 
 
 @pytest.mark.django_db
-def test_demo_data_passes_the_replay_check(db: None) -> None:
+def test_demo_data_passes_the_replay_check_and_the_recount(db: None) -> None:
     call_command("demo_data", stdout=StringIO())
     out = StringIO()
     call_command("replay_games", stdout=out)
     assert out.getvalue().endswith(f"{Game.objects.count()} games checked, 0 differ\n")
+    counted = StringIO()
+    call_command("recount_stats", stdout=counted)  # raises CommandError on a difference
+    assert counted.getvalue().strip() == "No differences."
