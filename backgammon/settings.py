@@ -81,7 +81,8 @@ INSTALLED_APPS = [
     "challenges",
     "notifications",
     "stats",
-    # After the apps it moderates: its admin.py replaces the User admin and adds the matches'.
+    # After the apps it moderates: its admin.py replaces their User, Match and GameMessage
+    # admins with subclasses that add the moderators' actions.
     "moderation",
 ]
 

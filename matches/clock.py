@@ -7,8 +7,9 @@
   :func:`matches.endings.games_time_out_batch` (money sessions:
   :func:`matches.endings.game_time_out_locked`), which re-check the deadline under
   the lock. Both apply the one definition of a time-out (``endings._time_out``).
-- :func:`vacation_take` and :func:`vacation_cancel` move the deadlines of the games
-  where the player is on turn (:func:`reschedule`).
+- :func:`vacation_take` and :func:`vacation_cancel` (the player's pages), and
+  :func:`vacation_change` and :func:`vacation_delete` (a moderator, in the admin), move
+  the deadlines of the games where the player is on turn (:func:`reschedule`).
 """
 
 from __future__ import annotations
@@ -141,6 +142,54 @@ def reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) ->
         game.save(update_fields=["deadline_at"])
 
 
+def _vacation_check(
+    *, user: User, start: date, end: date, now: datetime, vacation: Vacation | None = None
+) -> None:
+    """The rules of a vacation's dates, for a new one or (``vacation``) a change to one.
+
+    A new vacation starts today or later (the user's today). A change keeps what the
+    clocks already lived through: a vacation that is over stays as it was, one that has
+    begun keeps its first day, and a day that changes is not in the past. Both end at
+    most ``VACATION_AHEAD`` ahead, overlap no other vacation of the player and fit the
+    yearly allowance (``user.vacation_days_per_year`` per calendar year).
+    """
+    today = _local_today(user, now)
+    if end < start:
+        raise InvalidAction(_("The vacation must end on or after its first day."), code="order")
+    if vacation is not None and vacation.ends_at <= now:
+        raise InvalidAction(_("This vacation is over: it can no longer change."), code="over")
+    if vacation is not None and start != vacation.start and vacation.starts_at <= now:
+        raise InvalidAction(
+            _("This vacation has begun: its first day cannot change."), code="started"
+        )
+    if (vacation is None or start != vacation.start) and start < today:
+        raise InvalidAction(_("A vacation cannot start in the past."), code="past")
+    if vacation is not None and end != vacation.end and end < today:
+        raise InvalidAction(_("A vacation cannot end in the past."), code="past_end")
+    if end > today + VACATION_AHEAD:
+        raise InvalidAction(
+            _("A vacation can be booked at most two years ahead."), code="too_far_ahead"
+        )
+    others = Vacation.objects.filter(user=user, start__lte=end, end__gte=start)
+    exclude = None
+    if vacation is not None:
+        exclude = vacation.pk
+        others = others.exclude(pk=exclude)
+    if others.exists():
+        raise InvalidAction(_("This vacation overlaps another one."), code="overlap")
+    for year in range(start.year, end.year + 1):
+        first, last = max(start, date(year, 1, 1)), min(end, date(year, 12, 31))
+        wanted = (last - first).days + 1
+        used = vacation_days_used(user, year, exclude=exclude)
+        if used + wanted > user.vacation_days_per_year:
+            raise InvalidAction(
+                _("Only %(left)s vacation days are left for %(year)s."),
+                code="allowance",
+                left=max(user.vacation_days_per_year - used, 0),
+                year=year,
+            )
+
+
 @transaction.atomic
 def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacation:
     """Take vacation from ``start`` to ``end`` (inclusive, the user's dates).
@@ -151,28 +200,7 @@ def vacation_take(*, user: User, start: date, end: date, now: datetime) -> Vacat
     clocks stop for its length in every game.
     """
     User.objects.select_for_update().filter(pk=user.pk).first()  # one change at a time
-    today = _local_today(user, now)
-    if end < start:
-        raise InvalidAction(_("The vacation must end on or after its first day."), code="order")
-    if start < today:
-        raise InvalidAction(_("A vacation cannot start in the past."), code="past")
-    if end > today + VACATION_AHEAD:
-        raise InvalidAction(
-            _("A vacation can be booked at most two years ahead."), code="too_far_ahead"
-        )
-    if Vacation.objects.filter(user=user, start__lte=end, end__gte=start).exists():
-        raise InvalidAction(_("This vacation overlaps another one."), code="overlap")
-    for year in range(start.year, end.year + 1):
-        first, last = max(start, date(year, 1, 1)), min(end, date(year, 12, 31))
-        wanted = (last - first).days + 1
-        used = vacation_days_used(user, year)
-        if used + wanted > user.vacation_days_per_year:
-            raise InvalidAction(
-                _("Only %(left)s vacation days are left for %(year)s."),
-                code="allowance",
-                left=max(user.vacation_days_per_year - used, 0),
-                year=year,
-            )
+    _vacation_check(user=user, start=start, end=end, now=now)
     before = timecontrol.away_intervals(user.pk, now)
     starts_at, ends_at = timecontrol.vacation_instants(start, end, user.time_zone or "UTC")
     vacation = Vacation.objects.create(
@@ -196,6 +224,66 @@ def vacation_cancel(*, user: User, vacation_id: int, now: datetime) -> None:
         vacation.end = max(today, vacation.start)
         vacation.ends_at = now
         vacation.save(update_fields=["end", "ends_at"])
+    reschedule(user, now, before)
+
+
+def _vacation_locked(vacation_id: int) -> tuple[Vacation, User]:
+    """The vacation and its player, the player's row locked (one change at a time, as
+    :func:`vacation_take` does) and the vacation read after the lock."""
+    user_id = Vacation.objects.filter(pk=vacation_id).values_list("user_id", flat=True).first()
+    user = User.objects.select_for_update().filter(pk=user_id).first()
+    vacation = Vacation.objects.select_for_update().filter(pk=vacation_id).first()
+    if user is None or vacation is None or vacation.user_id != user.pk:
+        raise InvalidAction(_("There is no such vacation."), code="no_vacation")
+    return vacation, user
+
+
+@transaction.atomic
+def vacation_change_check(*, vacation_id: int, start: date, end: date, now: datetime) -> None:
+    """Raise the :class:`InvalidAction` that :func:`vacation_change` would raise.
+
+    It locks the player's row for the rest of the caller's transaction: the admin's form
+    checks first (to show the refusal on the form) and saves later in the same
+    transaction, and nothing can change the answer in between.
+    """
+    vacation, user = _vacation_locked(vacation_id)
+    _vacation_check(user=user, start=start, end=end, now=now, vacation=vacation)
+
+
+@transaction.atomic
+def vacation_change(*, vacation_id: int, start: date, end: date, now: datetime) -> Vacation:
+    """A moderator's change of a player's vacation (the admin): new first and last days.
+
+    Refused (:class:`InvalidAction`) as ``_vacation_check`` says for a change. A day
+    that changes gets its instant again (local midnight, as :func:`vacation_take` stores
+    it); the other keeps the stored one (a vacation cut short by :func:`vacation_cancel`
+    ends at that moment).
+    The deadlines of the games where the player is on turn then move as the player's own
+    pages move them (:func:`reschedule`): the clock time left is kept.
+    """
+    vacation, user = _vacation_locked(vacation_id)
+    if (start, end) == (vacation.start, vacation.end):
+        return vacation
+    _vacation_check(user=user, start=start, end=end, now=now, vacation=vacation)
+    before = timecontrol.away_intervals(user.pk, now)
+    starts_at, ends_at = timecontrol.vacation_instants(start, end, user.time_zone or "UTC")
+    if start != vacation.start:
+        vacation.start, vacation.starts_at = start, starts_at
+    if end != vacation.end:
+        vacation.end, vacation.ends_at = end, ends_at
+    vacation.save(update_fields=["start", "starts_at", "end", "ends_at"])
+    reschedule(user, now, before)
+    return vacation
+
+
+@transaction.atomic
+def vacation_delete(*, vacation_id: int, now: datetime) -> None:
+    """A moderator's removal of a player's vacation (the admin). Its days go back to the
+    allowance; from ``now`` on the player's clocks run through them (:func:`reschedule`
+    keeps the clock time left). Time that already passed stays as it ran."""
+    vacation, user = _vacation_locked(vacation_id)
+    before = timecontrol.away_intervals(user.pk, now)
+    vacation.delete()
     reschedule(user, now, before)
 
 

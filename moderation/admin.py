@@ -6,23 +6,26 @@ act through the forms here (each checks its own permission and calls a service t
 writes the audit entry), and change only reports. The record of play and the audit log
 are read-only for everyone; superusers may change the rest.
 
-This module also registers the admin of ``matches`` (its models are what moderation
-looks at) and replaces the User admin of ``accounts`` with the player page below.
+Each app registers the admin of its own models (``accounts``, ``matches``,
+``challenges``, ``notifications``). The moderators' actions write the audit log
+(``moderation.services``), and the apps below may not import ``moderation``. So this
+module takes the User, Match and GameMessage admins they registered and registers a
+subclass of each in their place (``admin.site.unregister`` + ``register``), adding the
+action forms, the reports and the moderation history. The arrows stay one way:
+moderation imports the apps' admins, never the reverse.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import Count, Model, Q, QuerySet
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -30,37 +33,19 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.models import User
-from challenges.models import Challenge
+from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
+from backgammon.paginators import EstimatedCountPaginator
+from matches.admin import GameMessageAdmin, MatchAdmin, message_context_html
 from matches.errors import ServiceError
-from matches.models import Game, GameEvent, GameMessage, Match, Vacation
-from notifications.models import Notification, TimeoutWarning
-from notifications.tasks import enqueue
+from matches.models import GameMessage, Match
 
 from . import selectors, services
 from .forms import AdjudicateForm, ExtendDeadlineForm, ReasonForm, ReportCloseForm, SuspendForm
 from .models import AuditEntry, Report, Suspension, Warning
-from .paginators import EstimatedCountPaginator
-
-
-def _is_superuser(request: HttpRequest) -> bool:
-    return bool(getattr(request.user, "is_superuser", False))
-
-
-def _admin_link(obj: Model | None, text: str | None = None) -> SafeString | str:
-    if obj is None:
-        return "-"
-    meta = obj._meta
-    url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
-    return format_html('<a href="{}">{}</a>', url, text or str(obj))
-
-
-def _short(text: str, length: int = 60) -> str:
-    return Truncator(text).chars(length)
 
 
 class ActionViewsMixin:
@@ -143,36 +128,6 @@ class ActionViewsMixin:
         return super().render_change_form(request, context, *args, **kwargs)  # type: ignore[misc]
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Nobody adds, changes or deletes these rows here, superusers included."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class PlayStateAdmin(admin.ModelAdmin):
-    """A game's or a match's state is what its record replays to (``matches/replay.py``),
-    and only the services change it (a moderator adjudicates or extends a deadline from
-    the match page): nobody adds or edits one here, superusers included. A board saved by
-    hand (``{"points": [1]}``, twenty checkers a side) made the game page answer 500.
-    Superusers may still delete (deleting a match takes its games with it)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-
 # --------------------------------------------------------------------------- players
 
 admin.site.unregister(User)
@@ -210,7 +165,7 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
         fields = [*super().get_readonly_fields(request, obj)]
         if obj is not None:
             fields += ["suspension_state", "play_record", "reports", "history"]
-        if not _is_superuser(request):
+        if not is_superuser(request):
             fields += [f for f in self.RIGHTS_FIELDS if f not in fields]
         return fields
 
@@ -254,7 +209,7 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
                 "<li>{} ({} {}–{}, {})</li>",
                 (
                     (
-                        _admin_link(m),
+                        admin_link(m),
                         m.get_status_display(),
                         m.score_white,
                         m.score_black,
@@ -292,11 +247,11 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
                 "<li>{} {} · {} · {}: {}</li>",
                 (
                     (
-                        _admin_link(r, f"#{r.pk}"),
+                        admin_link(r, f"#{r.pk}"),
                         r.created_at.date(),
                         r.get_category_display(),
                         r.get_status_display(),
-                        _short(r.text),
+                        short(r.text),
                     )
                     for r in rows
                 ),
@@ -316,12 +271,12 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
         items = format_html_join(
             "",
             "<li>{} · {} · {} · {}</li>",
-            ((e.created_at.date(), e.action, e.actor, _short(e.reason)) for e in rows),
+            ((e.created_at.date(), e.action, e.actor, short(e.reason)) for e in rows),
         )
         return format_html('<ul>{}</ul><a href="{}">{}</a>', items, url, _("Whole audit log"))
 
 
-# --------------------------------------------------------------------------- matches and games
+# --------------------------------------------------------------------------- matches and messages
 
 
 class AwaitingAdjudicationFilter(admin.SimpleListFilter):
@@ -337,30 +292,17 @@ class AwaitingAdjudicationFilter(admin.SimpleListFilter):
         return queryset
 
 
+admin.site.unregister(Match)
+
+
 @admin.register(Match)
-class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
+class ModeratedMatchAdmin(ActionViewsMixin, MatchAdmin):
+    """``matches``' match admin, plus the adjudication queue, the match's reports and the
+    moderators' actions: adjudicate, extend the current game's deadline."""
+
     change_form_template = "admin/moderation/change_form.html"
-    list_display = [
-        "id",
-        "white",
-        "black",
-        "variant",
-        "length",
-        "status",
-        "result",
-        "score_white",
-        "score_black",
-        "created_at",
-        "finished_at",
-    ]
-    list_select_related = ["white", "black"]
-    list_filter = [AwaitingAdjudicationFilter, "status", "result", "variant", "rated"]
-    search_fields = ["=white__username", "=black__username", "=white__email", "=black__email"]
-    raw_id_fields = ["white", "black"]
-    date_hierarchy = None
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-    readonly_fields = ["games_list", "reports_list"]
+    list_filter = [AwaitingAdjudicationFilter, *MatchAdmin.list_filter]
+    readonly_fields = [*MatchAdmin.readonly_fields, "reports_list"]
     object_actions = [
         ("adjudicate", _("Adjudicate the match"), "matches.adjudicate_match", AdjudicateForm),
         (
@@ -398,26 +340,6 @@ class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
         )
         return str(_("The deadline has been extended."))
 
-    @admin.display(description=_("Games"))
-    def games_list(self, obj: Match) -> SafeString:
-        games = obj.games.order_by("number")
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} · {} · {} · {}</li>",
-                (
-                    (
-                        _admin_link(g),
-                        g.get_state_display(),
-                        g.get_termination_display() or "",
-                        g.deadline_at or "",
-                    )
-                    for g in games
-                ),
-            ),
-        )
-
     @admin.display(description=_("Reports"))
     def reports_list(self, obj: Match) -> SafeString:
         rows = Report.objects.filter(game__match=obj).order_by("-created_at")[:20]
@@ -427,96 +349,23 @@ class MatchAdmin(ActionViewsMixin, PlayStateAdmin):
                 "",
                 "<li>{} · {} · {}</li>",
                 (
-                    (_admin_link(r, f"#{r.pk}"), r.get_category_display(), r.get_status_display())
+                    (admin_link(r, f"#{r.pk}"), r.get_category_display(), r.get_status_display())
                     for r in rows
                 ),
             ),
         )
 
 
-class ReadOnlyForModeratorsAdmin(admin.ModelAdmin):
-    """Raw game state: moderators only look (they have no change permission either)."""
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-
-@admin.register(Game)
-class GameAdmin(PlayStateAdmin):
-    list_display = [
-        "id",
-        "match",
-        "number",
-        "state",
-        "turn",
-        "ply",
-        "cube_value",
-        "deadline_at",
-        "termination",
-        "finished_at",
-    ]
-    list_select_related = ["match__white", "match__black"]  # the match's name has both
-    list_filter = ["state", "termination"]
-    search_fields = ["=match__white__username", "=match__black__username"]
-    raw_id_fields = ["match"]
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-    readonly_fields = ["messages_list"]
-
-    @admin.display(description=_("Messages"))
-    def messages_list(self, obj: Game) -> SafeString:
-        return _messages_html(obj.messages.select_related("author").order_by("created_at", "pk"))
-
-
-@admin.register(GameEvent)
-class GameEventAdmin(ReadOnlyAdmin):
-    """The record of play is append-only: read-only for everyone."""
-
-    list_display = ["game", "ply", "kind", "color", "die1", "die2", "notation", "created_at"]
-    list_select_related = ["game"]
-    list_filter = ["kind"]
-    search_fields = ["=game__match__white__username", "=game__match__black__username"]
-    raw_id_fields = ["game"]
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-
-
-@admin.register(Challenge)
-class ChallengeAdmin(ReadOnlyForModeratorsAdmin):
-    list_display = ["id", "challenger", "opponent", "status", "variant", "length", "created_at"]
-    list_select_related = ["challenger", "opponent"]
-    list_filter = ["status", "variant", "rated"]
-    search_fields = ["=challenger__username", "=opponent__username"]
-    raw_id_fields = ["challenger", "opponent", "match"]
-    show_full_result_count = False
-
-
-def _messages_html(rows: Any, highlight: int | None = None) -> SafeString:
-    def line(m: GameMessage) -> tuple[Any, ...]:
-        style = "font-weight:bold" if m.pk == highlight else ""
-        hidden = f" [{_('hidden')}]" if m.hidden else ""
-        return (style, m.created_at.strftime("%Y-%m-%d %H:%M"), m.author, m.text, hidden)
-
-    items = format_html_join("", '<li style="{}">{} · {}: {}{}</li>', (line(m) for m in rows))
-    return format_html("<ul>{}</ul>", items) if items else format_html("{}", _("none"))
+admin.site.unregister(GameMessage)
 
 
 @admin.register(GameMessage)
-class GameMessageAdmin(ActionViewsMixin, ReadOnlyForModeratorsAdmin):
+class ModeratedGameMessageAdmin(ActionViewsMixin, GameMessageAdmin):
+    """``matches``' message admin, plus how often each message was reported, and the
+    moderators' action: hide the message."""
+
     change_form_template = "admin/moderation/change_form.html"
-    list_display = ["created_at", "author", "game", "short_text", "hidden", "report_count"]
-    list_select_related = ["author", "game"]
-    list_filter = ["hidden", "created_at"]
-    search_fields = ["=author__username", "text"]
-    raw_id_fields = ["game", "author", "hidden_by"]
-    show_full_result_count = False
-    readonly_fields = ["in_context"]
+    list_display = [*GameMessageAdmin.list_display, "report_count"]
     object_actions = [("hide", _("Hide the message"), "matches.hide_gamemessage", ReasonForm)]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[GameMessage]:
@@ -534,35 +383,9 @@ class GameMessageAdmin(ActionViewsMixin, ReadOnlyForModeratorsAdmin):
         )
         return str(_("The message has been hidden."))
 
-    @admin.display(description=_("message"))
-    def short_text(self, obj: GameMessage) -> str:
-        return _short(obj.text)
-
     @admin.display(description=_("reports"), ordering="n_reports")
     def report_count(self, obj: Any) -> int:
         return int(getattr(obj, "n_reports", 0))
-
-    @admin.display(description=_("In context"))
-    def in_context(self, obj: GameMessage) -> SafeString:
-        return _message_context(obj)
-
-
-def _message_context(message: GameMessage, around: int = 10) -> SafeString:
-    """The messages of the game around ``message`` (it in bold)."""
-    rows = GameMessage.objects.filter(game_id=message.game_id).select_related("author")
-    before = list(
-        rows.filter(
-            Q(created_at__lt=message.created_at)
-            | Q(created_at=message.created_at, pk__lt=message.pk)
-        ).order_by("-created_at", "-pk")[:around]
-    )
-    after = list(
-        rows.filter(
-            Q(created_at__gt=message.created_at)
-            | Q(created_at=message.created_at, pk__gt=message.pk)
-        ).order_by("created_at", "pk")[:around]
-    )
-    return _messages_html([*reversed(before), message, *after], highlight=message.pk)
 
 
 # --------------------------------------------------------------------------- moderation rows
@@ -638,7 +461,7 @@ class ReportAdmin(ActionViewsMixin, admin.ModelAdmin):
         return False  # reports come from players
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
+        return is_superuser(request)
 
     def action_available(self, name: str, obj: Any) -> bool:
         return obj.status == Report.Status.OPEN
@@ -656,18 +479,18 @@ class ReportAdmin(ActionViewsMixin, admin.ModelAdmin):
 
     @admin.display(description=_("what happened"))
     def short_text(self, obj: Report) -> str:
-        return _short(obj.text)
+        return short(obj.text)
 
     @admin.display(description=_("message"))
     def message_excerpt(self, obj: Report) -> str:
-        return _short(obj.message.text, 40) if obj.message is not None else "-"
+        return short(obj.message.text, 40) if obj.message is not None else "-"
 
     @admin.display(description=_("The message in context"))
     def message_in_context(self, obj: Report) -> SafeString | str:
         if obj.message is None:
             return "-"
-        link = _admin_link(obj.message, str(_("Open the message (to hide it)")))
-        return format_html("{}{}", _message_context(obj.message), link)
+        link = admin_link(obj.message, str(_("Open the message (to hide it)")))
+        return format_html("{}{}", message_context_html(obj.message), link)
 
 
 @admin.register(AuditEntry)
@@ -685,7 +508,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("reason"))
     def short_reason(self, obj: AuditEntry) -> str:
-        return _short(obj.reason)
+        return short(obj.reason)
 
 
 @admin.register(Suspension)
@@ -708,7 +531,7 @@ class SuspensionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("reason"))
     def short_reason(self, obj: Suspension) -> str:
-        return _short(obj.reason)
+        return short(obj.reason)
 
 
 @admin.register(Warning)
@@ -721,100 +544,4 @@ class WarningAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("reason"))
     def short_reason(self, obj: Warning) -> str:
-        return _short(obj.reason)
-
-
-# --------------------------------------------------------------------------- time control, outbox
-
-
-@admin.register(Vacation)
-class VacationAdmin(admin.ModelAdmin):
-    """Taken and cancelled by players (``matches.clock``); moderators look, superusers fix."""
-
-    list_display = ["user", "start", "end", "days", "starts_at", "ends_at", "created_at"]
-    list_select_related = ["user"]
-    list_filter = ["start", "end"]
-    search_fields = ["=user__username", "=user__email"]
-    raw_id_fields = ["user"]
-    readonly_fields = ["created_at"]
-    show_full_result_count = False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # players take vacations; the allowance is checked there
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request)
-
-    @admin.display(description=_("days"))
-    def days(self, obj: Vacation) -> int:
-        return obj.days
-
-
-@admin.register(TimeoutWarning)
-class TimeoutWarningAdmin(ReadOnlyAdmin):
-    """The claims that each time-out warning goes out once: read-only for everyone."""
-
-    list_display = ["game", "hours", "deadline_at", "ply", "created_at"]
-    list_select_related = ["game"]
-    list_filter = ["hours"]
-    search_fields = ["=game__match__white__username", "=game__match__black__username"]
-    raw_id_fields = ["game"]
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-
-
-@admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
-    """The outbox: nobody adds or edits rows; a superuser may send failed e-mails again."""
-
-    list_display = [
-        "id",
-        "created_at",
-        "recipient",
-        "kind",
-        "delivery",
-        "status",
-        "attempts",
-        "next_attempt_at",
-        "sent_at",
-        "read_at",
-        "short_error",
-    ]
-    list_select_related = ["recipient"]
-    list_filter = ["status", "delivery", "kind"]
-    search_fields = ["=recipient__username", "=recipient__email"]
-    raw_id_fields = ["recipient", "game", "match", "challenge"]
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-    actions = ["resend_failed"]
-
-    def has_resend_permission(self, request: HttpRequest) -> bool:
-        return _is_superuser(request)
-
-    @admin.action(description=_("Send the failed e-mails again"), permissions=["resend"])
-    def resend_failed(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
-        """Failed e-mail rows back to pending, with fresh attempts, and queued again."""
-        status = Notification.Status
-        ids = list(
-            queryset.filter(status=status.FAILED, delivery=Notification.Delivery.EMAIL)
-            .order_by()
-            .values_list("pk", flat=True)
-        )
-        with transaction.atomic():
-            count = Notification.objects.filter(pk__in=ids, status=status.FAILED).update(
-                status=status.PENDING, attempts=0, claimed_at=None, next_attempt_at=timezone.now()
-            )
-            for pk in ids:  # the sweeper queues them too if the broker is down
-                transaction.on_commit(partial(enqueue, pk), robust=True)
-        self.message_user(
-            request,
-            _("%(count)d failed e-mail(s) queued again.") % {"count": count},
-            messages.SUCCESS,
-        )
-
-    @admin.display(description=_("last error"))
-    def short_error(self, obj: Notification) -> str:
-        return _short(obj.last_error, 40)
+        return short(obj.reason)

@@ -10,6 +10,8 @@
   that can send twice is a worker that dies after the SMTP server accepted the mail
   and before the single UPDATE that marks the row sent: that window is one local
   database round trip, and it is accepted.
+- :func:`notifications_resend` (a superuser, in the admin) puts failed e-mail rows
+  back to ``pending`` with fresh attempts and queues them after the commit.
 - :func:`digests_send` sends each ``digest`` recipient one e-mail a day, at their
   ``digest_hour`` in their time zone, with every row owed since.
 
@@ -20,12 +22,14 @@ Celery task stays in ``notifications.tasks``, which calls them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
@@ -134,6 +138,30 @@ def notifications_sweep(*, now: datetime, send: Callable[[int], bool], batch: in
         if moved and send(pk):
             sent += 1
     return sent
+
+
+@transaction.atomic
+def notifications_resend(
+    *, notification_ids: Iterable[int], now: datetime, send: Callable[[int], bool]
+) -> int:
+    """Give the failed e-mails among ``notification_ids`` another full set of attempts.
+
+    Each goes back to ``pending`` (no attempts, due ``now``), and ``send`` queues its
+    delivery after the commit; if the broker is down, the sweeper queues it. Rows that
+    are not failed e-mails are left as they are. Returns how many were reset.
+    """
+    failed = list(
+        Notification.objects.select_for_update()
+        .filter(pk__in=list(notification_ids), status=Status.FAILED, delivery=Delivery.EMAIL)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    count = Notification.objects.filter(pk__in=failed).update(
+        status=Status.PENDING, attempts=0, claimed_at=None, next_attempt_at=now
+    )
+    for pk in failed:
+        transaction.on_commit(partial(send, pk), robust=True)
+    return count
 
 
 def last_digest_moment(user: User, now: datetime) -> datetime:

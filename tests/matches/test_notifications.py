@@ -127,6 +127,37 @@ def test_the_sweeper_resends_rows_still_pending_and_rows_a_dead_worker_left(
     assert notification_deliver(notification_id=row.pk, now=later) == "sent"
 
 
+def test_resending_gives_failed_emails_fresh_attempts_and_queues_them_after_the_commit(
+    player: User, django_capture_on_commit_callbacks
+) -> None:
+    def row(delivery_: str, status: str) -> Notification:
+        return Notification.objects.create(
+            recipient=player, kind=Kind.YOUR_TURN, delivery=delivery_, status=status,
+            attempts=6, next_attempt_at=NOW, created_at=NOW, last_error="refused",
+        )  # fmt: skip
+
+    failed, site, sent = row("email", "failed"), row("none", "failed"), row("email", "sent")
+    queued: list[int] = []
+
+    def send(pk: int) -> bool:
+        queued.append(pk)
+        return True
+
+    later = NOW + timedelta(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        count = delivery.notifications_resend(
+            notification_ids=[failed.pk, site.pk, sent.pk], now=later, send=send
+        )
+        assert queued == []  # not before the commit
+    assert count == 1 and queued == [failed.pk]
+    failed.refresh_from_db()
+    assert (failed.status, failed.attempts, failed.next_attempt_at) == (Status.PENDING, 0, later)
+    for other in (site, sent):
+        before = other.status
+        other.refresh_from_db()
+        assert (other.status, other.attempts) == (before, 6)
+
+
 def test_a_move_commits_while_the_broker_is_down(
     monkeypatch, player: User, opponent: User, django_capture_on_commit_callbacks
 ) -> None:

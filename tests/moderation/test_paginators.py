@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
+from backgammon import paginators
+from backgammon.paginators import EstimatedCountPaginator, is_unfiltered
 from matches.models import Game, GameEvent, Match
-from moderation import paginators
-from moderation.paginators import EstimatedCountPaginator, is_unfiltered
 from notifications.models import Notification, TimeoutWarning
 from tests.factories import UserFactory
 
