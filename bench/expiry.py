@@ -14,9 +14,8 @@ schema). Every ``--overdue-every``-th game has a deadline in the past. Then it:
   ``game_active_deadline``);
 - times a sweep with nothing overdue (``now`` before every deadline; median of 21);
 - times one sweep that ends the overdue games (10,000 at the defaults), in claimed
-  batches through ``games_time_out_batch`` as in production (ORM ``bulk_update`` and
-  ``bulk_create``): the time-out events,
-  scoring, the match ends, the ``games_timed_out`` signal (stats counters, ratings) and
+  batches through ``games_time_out_batch`` as in production (ORM ``update``,
+  ``bulk_update`` and ``bulk_create``): the time-out events, scoring, the match ends, the ``games_timed_out`` signal (stats counters, ratings) and
   the two notification rows per game. Enqueueing the e-mail tasks after each commit is
   replaced by a counter (in production it is one Redis push per row, after the commit);
 - times the sweep again once nothing is left overdue.

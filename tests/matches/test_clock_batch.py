@@ -6,6 +6,7 @@ the batch."""
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from challenges import services as challenge_services
 from challenges.models import Challenge
-from matches import clock, endings, turns
+from gammon import FixedDice
+from matches import clock, endings, record, turns
 from matches.models import Game, GameEvent, Match
 from notifications.models import Notification
 from stats.models import Counter, PlayerStats, RatingHistory
@@ -97,9 +99,12 @@ def _run(monkeypatch: pytest.MonkeyPatch, expire: Any, check: Any = None) -> dic
 
 
 @pytest.mark.django_db
-def test_the_batch_sweep_stores_what_the_per_game_service_stores(monkeypatch) -> None:
+@pytest.mark.parametrize("batch", [1, 4, 500])
+def test_the_batch_sweep_stores_what_the_per_game_service_stores(monkeypatch, batch) -> None:
+    # Batches of one game (every field the same for the whole batch, so no ``bulk_update``),
+    # of four and two, and all six at once.
     def sweep() -> None:
-        assert clock.games_expire_overdue(now=LATER, batch=4) == 6  # two batches
+        assert clock.games_expire_overdue(now=LATER, batch=batch) == 6
 
     def check() -> None:
         call_command("replay_games", verbosity=0)  # raises on any difference
@@ -114,8 +119,12 @@ def test_the_batch_sweep_stores_what_the_per_game_service_stores(monkeypatch) ->
     assert len(batched["Notification"]) > 12  # time-outs, the money session's next turn
 
 
-def _overdue_matches(count: int, *, offset: int) -> None:
+def _overdue_matches(monkeypatch: pytest.MonkeyPatch, count: int, *, offset: int) -> None:
+    """``count`` matches out of time, White on turn in every other one (so a batch of two
+    or more holds both winners: the statements do not depend on the draw)."""
     start = NOW - timedelta(days=30)
+    monkeypatch.setattr(challenge_services, "secrets", SimpleNamespace(randbelow=lambda n: 0))
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1), (1, 3)] * count))
     for i in range(offset, offset + count):
         white = UserFactory(username=f"w{i}")
         black = UserFactory(username=f"b{i}")
@@ -126,22 +135,25 @@ def _overdue_matches(count: int, *, offset: int) -> None:
 
 
 @pytest.mark.django_db
-def test_a_batch_costs_the_same_statements_whatever_its_size() -> None:
+def test_a_batch_costs_the_same_statements_whatever_its_size(monkeypatch) -> None:
     counts = []
     for offset, size in ((0, 3), (100, 12)):
-        _overdue_matches(size, offset=offset)
+        _overdue_matches(monkeypatch, size, offset=offset)
         with CaptureQueriesContext(connection) as queries:
             assert clock.games_expire_overdue(now=NOW) == size
         counts.append(len(queries))
+    winners = Game.objects.filter(termination="timeout").values_list("winner", flat=True)
+    assert set(winners) == {0, 1}  # both colours win in each batch
     assert counts[0] == counts[1], counts
-    # 14 per batch (the counters are locked, then bumped), plus a savepoint and its release
-    # (and BEGIN), and the last, empty claim with its own three.
-    assert counts[0] <= 20, [q["sql"][:80] for q in queries.captured_queries]
+    # 16 per batch (the games and the matches each by one UPDATE of the values they share and
+    # one bulk_update of the rest; the counters are locked, then bumped), plus a savepoint and
+    # its release (and BEGIN), and the last, empty claim with its own three.
+    assert counts[0] <= 22, [q["sql"][:80] for q in queries.captured_queries]
 
 
 @pytest.mark.django_db
 def test_a_failed_batch_falls_back_to_one_game_at_a_time(monkeypatch) -> None:
-    _overdue_matches(3, offset=0)
+    _overdue_matches(monkeypatch, 3, offset=0)
 
     def broken(**kwargs: Any) -> list[Game]:
         raise RuntimeError("boom")
