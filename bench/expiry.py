@@ -15,9 +15,10 @@ schema). Every ``--overdue-every``-th game has a deadline in the past. Then it:
 - times a sweep with nothing overdue (``now`` before every deadline; median of 21);
 - times one sweep that ends the overdue games (10,000 at the defaults), in claimed
   batches through ``games_time_out_batch`` as in production (ORM ``update``,
-  ``bulk_update`` and ``bulk_create``): the time-out events, scoring, the match ends, the ``games_timed_out`` signal (stats counters, ratings) and
-  the two notification rows per game. Enqueueing the e-mail tasks after each commit is
-  replaced by a counter (in production it is one Redis push per row, after the commit);
+  ``bulk_update`` and ``bulk_create``): the time-out events, scoring, the match ends,
+  the ``games_timed_out`` signal (stats counters, ratings) and the two notification rows
+  per game. Enqueueing the e-mail tasks after each commit is replaced by a counter (in
+  production it is one Redis push per row, after the commit);
 - times the sweep again once nothing is left overdue.
 
 Floors: the empty sweep under 50 ms; the sweep of 10,000 overdue games under 30 s.

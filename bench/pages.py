@@ -3,9 +3,10 @@
 finished games.
 
     .venv/bin/python bench/pages.py [--games 1000000] [--small 1000] [--requests 300]
-        [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
+        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db NAME]
 
-Creates (or re-creates) its own database, ``backgammon_bench_pages``, and migrates it.
+Creates (or re-creates) its own database (``--db``, default ``backgammon_bench_pages``) and
+migrates it.
 Through the services it makes a player with 100 active matches (one of them with a game
 played some way by the random bot, the game page measured) and one whole match played by
 the bot to its end (the match page measured). It then adds finished matches of five games
@@ -68,9 +69,10 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1_000)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--db", default=BENCH_DB, help="the database to drop and re-create")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, BENCH_DB)
+    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, args.db)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backgammon.settings")
     # Measure as in production: DEBUG off (cached template loader, no query log).
     os.environ["DEBUG"] = "false"
@@ -184,7 +186,7 @@ def main() -> None:
         print(f"  {name}: {len(queries)} SQL statements", flush=True)
 
     results: dict[int, dict[str, tuple[float, float, float, float]]] = {}
-    print(f"PostgreSQL database {BENCH_DB}", flush=True)
+    print(f"PostgreSQL database {args.db}", flush=True)
     for size in (args.small, args.games):
         began = time.perf_counter()
         seed_up_to(size)

@@ -2,9 +2,10 @@
 """The /stats/ page against a GROUP BY on the games table, at 2,000 and 2,000,000 games.
 
     .venv/bin/python bench/stats.py [--games 2000000] [--small 2000] [--requests 200]
-        [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
+        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db NAME]
 
-Creates (or re-creates) a separate database, ``backgammon_bench``, migrates it, and
+Creates (or re-creates) a separate database (``--db``, default ``backgammon_bench``),
+migrates it, and
 seeds finished games with ``INSERT … SELECT … FROM generate_series`` (each row a
 copy of one template row made through the ORM, so the script follows the schema).
 The counters are then set by the project's own recount (``stats.recount``), as
@@ -57,9 +58,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--queries", type=int, default=9)
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--db", default=BENCH_DB, help="the database to drop and re-create")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, BENCH_DB)
+    os.environ["DATABASE_URL"] = recreate_database(args.admin_url, args.db)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backgammon.settings")
     # Measure as in production: DEBUG off (cached template loader, no query log).
     os.environ["DEBUG"] = "false"
@@ -155,7 +157,7 @@ def main() -> None:
             )
             cursor.fetchall()
 
-    print(f"PostgreSQL database {BENCH_DB}", flush=True)
+    print(f"PostgreSQL database {args.db}", flush=True)
     seed_up_to(args.small)
     small_page = median_seconds(get_stats, args.requests)
     small_query = median_seconds(group_by, args.queries)
