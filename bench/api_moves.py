@@ -33,9 +33,11 @@
 
 Each phase runs ``--warmup`` seconds unmeasured, then ``--seconds`` measured. It prints
 moves per second, p50/p99 latency for both, the ratio, and CPU per move of the gunicorn
-workers, the PostgreSQL backends and the client process (Linux /proc). Targets: the full
-move at >= 50% of the bare view's rate, with p99 < 100 ms. ``--profile`` adds a cProfile
-of in-process moves. The database is dropped at the end unless ``--keep-db``.
+workers, the PostgreSQL backends and the client process (Linux /proc), and the SQL
+statements of in-process moves (test Client), right after seeding and between the phases.
+Floors (issue 13): the full move at >= 25% of the bare view's rate, with p99 < 200 ms and
+at most 10 statements per move. ``--profile`` adds a cProfile (CPU time) of the
+in-process moves between the phases. The database is dropped at the end unless ``--keep-db``.
 """
 
 from __future__ import annotations
@@ -211,7 +213,9 @@ def profile_in_process(tokens: dict[str, str], moves: int, cprofile: bool) -> di
     if cprofile:
         import cProfile
 
-        profiler = cProfile.Profile()
+        # CPU time of this process: the waits on PostgreSQL and on other processes for a
+        # core do not count, so the profile says where the move's own CPU goes.
+        profiler = cProfile.Profile(time.process_time)
     for game in games:
         body = {"play": choose_play(game, rng), "ply": game["ply"]}
         token = tokens[game["turn"]["username"]]
@@ -245,6 +249,7 @@ def profile_in_process(tokens: dict[str, str], moves: int, cprofile: bool) -> di
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
         stats.print_stats(r"/(matches|stats|accounts)/|rest_framework/views|transaction", 40)
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(30)
         result["profile"] = out.getvalue()
     return result
 
@@ -558,7 +563,7 @@ def main() -> None:
             f"(players' e-mail preference: {args.notify})",
             flush=True,
         )
-        profile = profile_in_process(tokens, min(PROFILE_MOVES, args.games), args.profile)
+        first = profile_in_process(tokens, min(PROFILE_MOVES, args.games), False)
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
         states = game_states()
@@ -582,6 +587,9 @@ def main() -> None:
             server.pid,
             args.db,
         )
+        # Between the phases (the bare view leaves the games' turn and ply out of step with
+        # their boards): the players' counters exist by now, as on a site in use.
+        profile = profile_in_process(tokens, min(PROFILE_MOVES, args.games), args.profile)
         bare_shares = [states[i :: args.clients] for i in range(args.clients)]
         bare = run_phase(
             "bare 3-statement view",
@@ -611,8 +619,12 @@ def main() -> None:
     print(f"Redis {args.redis_url}: {queued:,} delivery tasks left queued (no worker ran), flushed")
     print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
     print(
-        f"  {profile['queries']:g} SQL statements per move (max {profile['queries_max']}), "
-        f"{profile['time'] * 1000:.1f} ms"
+        f"  right after seeding (a counter's first use adds two): {first['queries']:g} SQL "
+        f"statements per move (max {first['queries_max']}), {first['time'] * 1000:.1f} ms"
+    )
+    print(
+        f"  after the full phase: {profile['queries']:g} SQL statements per move "
+        f"(max {profile['queries_max']}), {profile['time'] * 1000:.1f} ms"
     )
     for sql in profile["sample"]:
         print(f"    {sql[:110]}")
@@ -637,15 +649,22 @@ def main() -> None:
         print(f"(full phase also made {full.other_requests} GET/roll requests, not counted)")
     ratio = full.rate / bare.rate
     p99 = full.percentile(99) * 1000
-    print(f"ratio full / bare: {ratio:.2f} (target >= 0.50)")
-    print(f"full p99: {p99:.1f} ms (target < 100 ms)")
+    print(f"ratio full / bare: {ratio:.2f} (floor >= 0.25)")
+    print(f"full p99: {p99:.1f} ms (floor < 200 ms)")
+    print(f"SQL statements per move: {profile['queries']:g} (floor <= 10)")
+    print(
+        "load average (1, 5, 15 min) at the end: {:.2f} {:.2f} {:.2f} on {} cores".format(
+            *os.getloadavg(), os.cpu_count()
+        )
+    )
     if log.exists() and log.stat().st_size:
         print(f"gunicorn wrote to {log}")
     else:
         log.unlink(missing_ok=True)
         log.parent.rmdir()
-    ok = ratio >= 0.5 and p99 < 100 and not full.errors and not bare.errors
-    print("targets met" if ok else "TARGETS MISSED")
+    ok = ratio >= 0.25 and p99 < 200 and profile["queries"] <= 10
+    ok = ok and not full.errors and not bare.errors
+    print("floors met" if ok else "FLOORS MISSED")
     sys.exit(0 if ok else 1)
 
 

@@ -179,6 +179,8 @@ def main() -> None:
     print(f"projected to 10,000 overdue games: {per_10k:.1f} s")
     ok = empty_ms < 50 and again_ms < 50 and per_10k < 30
     print("floors (empty < 50 ms, 10,000 overdue < 30 s):", "met" if ok else "MISSED")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

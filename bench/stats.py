@@ -179,6 +179,8 @@ def main() -> None:
     print(f"/stats/ at {seeded['games']:,} vs {args.small:,}: {slowdown:+.1%} (target <= +20%)")
     ok = speedup >= 10 and slowdown <= 0.20
     print("targets met" if ok else "TARGETS MISSED")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} cores")
     sys.exit(0 if ok else 1)
 
 
