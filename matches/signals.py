@@ -47,6 +47,10 @@ draw_offered = Signal()
 #: ``recipient`` (the other player), ``now``.
 message_posted = Signal()
 
-#: Sent (outside any game change) when a player has just been shown a game's chat: the
-#: game page, or the API's ``GET`` of its messages. kwargs: ``game``, ``user``, ``now``.
+#: Sent (outside any game change) when a player has just been shown a game's chat by the
+#: API's ``GET`` of its messages. kwargs: ``game``, ``user``, ``now``.
 messages_shown = Signal()
+
+#: Sent (outside any game change) when one of its players has just been shown a game's
+#: page: the board, the record and the chat. kwargs: ``game``, ``user``, ``now``.
+game_shown = Signal()

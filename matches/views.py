@@ -32,7 +32,7 @@ from .errors import InvalidAction, ServiceError
 from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match, Vacation
 from .replay import ReplayError, replay_events
-from .signals import messages_shown
+from .signals import game_shown
 
 SWAP_DICE = "matches.swap_dice"
 
@@ -516,14 +516,15 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
     """What the game page shows of the messages: only to the two players (one query).
 
-    A player who is shown them has read them: their ``message_received`` notices for
-    this game are marked read (one UPDATE), so the next message tells them again.
+    A player who is shown the page has seen what their notices about this game say:
+    ``game_shown`` has them marked read (one UPDATE), so the next message or turn tells
+    them again.
     """
     rows = selectors.game_messages(game, user)
     color = game.match.color_of(user)
     if rows is None or color is None:  # not one of the two players
         return {"game_messages": None}
-    messages_shown.send(sender=Game, game=game, user=user, now=timezone.now())
+    game_shown.send(sender=Game, game=game, user=user, now=timezone.now())
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,

@@ -5,14 +5,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.db.models import Exists, OuterRef, QuerySet
+
 from accounts.models import User
 from matches.models import Game
 
 from .models import Notification
 
 
+def latest(rows: QuerySet[Notification]) -> QuerySet[Notification]:
+    """Only the newest row of each game and kind: a game that owed its player ten
+    ``your_turn`` notices over a week is one entry, the latest. Rows without a game
+    (challenges, moderation) each stand alone."""
+    newer = Notification.objects.filter(
+        recipient=OuterRef("recipient"),
+        game=OuterRef("game"),
+        kind=OuterRef("kind"),
+        created_at__gt=OuterRef("created_at"),
+    )
+    return rows.exclude(Exists(newer))
+
+
 def notifications_unread_count(user: User) -> int:
-    return Notification.objects.filter(recipient=user, read_at=None).count()
+    """Unread entries, one per game and kind (:func:`latest`)."""
+    return latest(Notification.objects.filter(recipient=user, read_at=None)).count()
 
 
 def notifications_mark_read(*, user: User, now: datetime, ids: Iterable[int] | None = None) -> int:
@@ -22,9 +38,16 @@ def notifications_mark_read(*, user: User, now: datetime, ids: Iterable[int] | N
     return rows.update(read_at=now)
 
 
+def notifications_mark_game_read(*, user: User, game: Game, now: datetime) -> int:
+    """``user``, one of the two players, has just been shown the page of ``game``: every
+    unread notice of theirs about it is read (its turn, its double, its messages). One
+    conditional UPDATE on the unread rows of one recipient (index ``notification_unread``)."""
+    return Notification.objects.filter(recipient=user, game=game, read_at=None).update(read_at=now)
+
+
 def notifications_mark_messages_read(*, user: User, game: Game, now: datetime) -> int:
     """``user``, one of the two players, has just been shown the messages of ``game``
-    (the game page, or ``GET /api/games/<id>/messages``): their unread
+    (``GET /api/games/<id>/messages``): their unread
     ``message_received`` rows for it are read, so the next message notifies them again
     (see :func:`notifications.notices.notice_message`). One conditional UPDATE, on the
     unread rows of one recipient (index ``notification_unread``); the opponent's rows

@@ -53,6 +53,10 @@ def on_messages_shown(
     inbox.notifications_mark_messages_read(user=user, game=game, now=now)
 
 
+def on_game_shown(sender: type, *, game: Game, user: User, now: datetime, **kwargs: Any) -> None:
+    inbox.notifications_mark_game_read(user=user, game=game, now=now)
+
+
 def on_challenge_created(
     sender: type, *, challenge: Challenge, now: datetime, **kwargs: Any
 ) -> None:
@@ -79,6 +83,7 @@ def connect() -> None:
         (match_signals.games_timed_out, on_games_timed_out),
         (match_signals.message_posted, on_message_posted),
         (match_signals.messages_shown, on_messages_shown),
+        (match_signals.game_shown, on_game_shown),
         (challenge_signals.challenge_created, on_challenge_created),
         (challenge_signals.challenge_accepted, on_challenge_accepted),
         (challenge_signals.challenge_declined, on_challenge_declined),

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from backgammon.inputs import positive_int
 
-from .inbox import notifications_mark_read
+from .inbox import latest, notifications_mark_read
 from .models import Notification
 from .texts import notification_text, notification_url
 from .unsubscribe import unsubscribe_user
@@ -21,7 +21,9 @@ from .unsubscribe import unsubscribe_user
 
 @login_required
 def notification_list(request: HttpRequest) -> HttpResponse:
-    rows = Notification.objects.filter(recipient=request.user).select_related("game", "match")
+    rows = latest(Notification.objects.filter(recipient=request.user)).select_related(
+        "game", "match"
+    )
     if request.GET.get("unread"):
         rows = rows.filter(read_at=None)
     page = Paginator(rows, 30).get_page(request.GET.get("page"))

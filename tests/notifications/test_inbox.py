@@ -1,0 +1,90 @@
+"""The in-site notifications: one entry per game and kind, read once the game is opened,
+and the nav's badge counting the games that wait for the player."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from gammon import SeededDice
+from matches import record
+from matches.bots import bot_act
+from matches.models import Game
+from notifications.inbox import notifications_unread_count
+from notifications.models import Notification
+from tests.matches.clock_helpers import NOW, start_game
+
+pytestmark = pytest.mark.django_db
+Kind = Notification.Kind
+
+
+def play_turns(monkeypatch: pytest.MonkeyPatch, game: Game, turns: int) -> Game:
+    """Bots play ``turns`` whole turns (a roll where one is needed, then the move)."""
+    monkeypatch.setattr(record, "dice", SeededDice(4))
+    rng = random.Random(4)
+    for i in range(turns):
+        game.refresh_from_db()
+        mover = game.turn
+        while game.turn == mover and not game.is_finished:
+            game = bot_act(game, rng, NOW + timedelta(minutes=i))
+    return game
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_many_turns_of_one_game_are_one_unread_entry(monkeypatch, player, opponent) -> None:
+    game = start_game(monkeypatch, player, opponent)
+    play_turns(monkeypatch, game, 6)
+    your_turns = Notification.objects.filter(recipient=opponent, kind=Kind.YOUR_TURN)
+    assert your_turns.count() >= 3  # one row per turn: each may owe an e-mail
+    kinds = set(Notification.objects.filter(recipient=opponent).values_list("kind", flat=True))
+    assert kinds == {Kind.CHALLENGE_RECEIVED, Kind.YOUR_TURN}
+    assert notifications_unread_count(opponent) == 2  # the challenge, and one for his turns
+    page = logged_in(opponent).get(reverse("notifications"))
+    assert page.status_code == 200
+    entries = [i for i in page.context["items"] if i["row"].kind == Kind.YOUR_TURN]
+    assert [e["row"].pk for e in entries] == [your_turns.latest("created_at").pk]
+
+
+def test_opening_the_game_marks_its_notices_read(monkeypatch, player, opponent) -> None:
+    game = start_game(monkeypatch, player, opponent)
+    game = play_turns(monkeypatch, game, 1)  # alice moved: bob is on turn
+    other = start_game(monkeypatch, player, opponent)
+    play_turns(monkeypatch, other, 1)
+    unread_before = Notification.objects.filter(recipient=opponent, read_at=None)
+    assert unread_before.filter(game=game).exists() and unread_before.filter(game=other).exists()
+    assert logged_in(opponent).get(reverse("game_detail", args=[game.pk])).status_code == 200
+    unread = Notification.objects.filter(recipient=opponent, read_at=None)
+    assert not unread.filter(game=game).exists()
+    assert unread.filter(game=other).exists()  # another game's notices stay new
+
+
+def test_a_spectator_opening_the_game_reads_nothing(monkeypatch, player, opponent, outsider):
+    game = start_game(monkeypatch, player, opponent)
+    play_turns(monkeypatch, game, 1)
+    unread = Notification.objects.filter(read_at=None).count()
+    assert logged_in(outsider).get(reverse("game_detail", args=[game.pk])).status_code == 200
+    assert Notification.objects.filter(read_at=None).count() == unread
+
+
+def test_the_badge_counts_games_waiting_not_events(monkeypatch, player, opponent) -> None:
+    first = start_game(monkeypatch, player, opponent)
+    play_turns(monkeypatch, first, 5)  # odd: bob is on turn
+    second = start_game(monkeypatch, player, opponent)
+    play_turns(monkeypatch, second, 1)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.turn == second.turn == 1  # both wait for bob
+    page = logged_in(opponent).get(reverse("challenge_list")).content.decode()
+    assert 'aria-label="2 games waiting for you">2</span>' in page
+    page = logged_in(player).get(reverse("challenge_list")).content.decode()
+    assert "waiting for you" not in page
