@@ -1,5 +1,4 @@
 from typing import Any
-from zoneinfo import available_timezones
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
@@ -8,15 +7,41 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.validators import parse_warning_hours
+from accounts.zones import curated_time_zones
+
+ChoiceGroups = list[tuple[str, Any]]
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
-    names = sorted(available_timezones() | {"UTC"})
-    return [(name, name.replace("_", " ")) for name in names]
+def time_zone_choices(current: str | None = None) -> ChoiceGroups:
+    """The curated zones grouped by region (``Europe`` → ``Madrid``), and ``current``
+    among them if it is a valid zone that the list leaves out (a player keeps theirs)."""
+    names = list(curated_time_zones())
+    if current and current not in names:
+        names.append(current)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in names:
+        region, _slash, place = name.partition("/")
+        groups.setdefault(region if place else "", []).append(
+            (name, (place or name).replace("_", " ").replace("/", " / "))
+        )
+    return [(region, sorted(groups[region], key=lambda c: c[1])) for region in sorted(groups)]
 
 
 class PreferencesForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=_("time zone"), choices=time_zone_choices)
+    time_zone = forms.ChoiceField(
+        label=_("time zone"),
+        choices=time_zone_choices,
+        # static/js/timezone.js preselects the browser's zone while the player still
+        # has the default, UTC.
+        widget=forms.Select(
+            attrs={
+                "data-browser-zone": "suggest",
+                "data-browser-zone-note": _(
+                    "Your browser's time zone is selected. Save to keep it."
+                ),
+            }
+        ),
+    )
 
     class Meta:
         model = User
@@ -35,6 +60,12 @@ class PreferencesForm(forms.ModelForm):
             "notify": forms.RadioSelect,
             "board_side": forms.RadioSelect,
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["time_zone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = time_zone_choices(self.instance.time_zone)
 
     def clean_warning_hours(self) -> str:
         hours = parse_warning_hours(self.cleaned_data["warning_hours"])

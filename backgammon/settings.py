@@ -283,6 +283,8 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,300/h/ip"}
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 # The log-in form with a length limit on the login (accounts/forms.py).
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+# Adds the browser's time zone (a hidden field) to allauth's sign-up form.
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.signup.SignupForm"
 
 # --- API -----------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import views as account_views
@@ -17,6 +18,12 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    # Browsers ask for /favicon.ico wherever a page names no icon (the API's JSON, Swagger).
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg"),
+        name="favicon",
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -282,6 +282,7 @@ TARGETS: dict[str, Target] = {
 #: Pages that read nothing from the request but who asks (still walked once, below).
 NO_INPUT = {
     "home": "/",
+    "favicon": "/favicon.ico",
     "dashboard": "/dashboard/",
     "next_game": "/next/",
     "challenge_list": "/challenges/",

@@ -8,9 +8,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from accounts.models import User
 from challenges.models import Challenge
 from gammon import Position, legal_plays
 from matches.models import Game, GameEvent, Match
+from matches.selectors import games_awaiting
 
 START = {"points": list(Position.start().points), "bar": [0, 0], "off": [0, 0]}
 
@@ -81,6 +83,9 @@ def test_demo_data_passes_the_replay_check_and_the_recount(db: None) -> None:
     out = StringIO()
     call_command("replay_games", stdout=out)
     assert out.getvalue().endswith(f"{Game.objects.count()} games checked, 0 differ\n")
+    # README.md: "log in as bob: two games wait for his move"; the others have one each.
+    waiting = {u.username: games_awaiting(u).count() for u in User.objects.all()}
+    assert waiting == {"alice": 1, "bob": 2, "carol": 1}
     counted = StringIO()
     call_command("recount_stats", stdout=counted)  # raises CommandError on a difference
     assert counted.getvalue().strip() == "No differences."
