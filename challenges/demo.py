@@ -37,13 +37,17 @@ class _DemoMatch:
     opponent: str
     seed: int
     actions: int
+    #: Whose move the game is left at: every demo player has a game waiting for them.
+    waiting_for: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     double_taken: bool = False
     finish: bool = False
 
 
 MATCHES: Sequence[_DemoMatch] = (
-    _DemoMatch("Demo: a 5-point match, mid-game", "alice", "bob", seed=1, actions=24),
+    _DemoMatch(
+        "Demo: a 5-point match, mid-game", "alice", "bob", seed=1, actions=24, waiting_for="bob"
+    ),
     _DemoMatch(
         "Demo: a 7-point match with the cube on 2",
         "carol",
@@ -52,6 +56,7 @@ MATCHES: Sequence[_DemoMatch] = (
         actions=14,
         options={"length": 7},
         double_taken=True,
+        waiting_for="alice",
     ),
     _DemoMatch(
         "Demo: a money session",
@@ -60,6 +65,7 @@ MATCHES: Sequence[_DemoMatch] = (
         seed=3,
         actions=18,
         options={"length": 0, "cube_limit": None, "jacoby": True},
+        waiting_for="carol",
     ),
     _DemoMatch(
         "Demo: a Nackgammon match",
@@ -68,6 +74,7 @@ MATCHES: Sequence[_DemoMatch] = (
         seed=4,
         actions=11,
         options={"variant": "nackgammon", "length": 3},
+        waiting_for="alice",
     ),
     _DemoMatch(
         "Demo: a finished 3-point match",
@@ -107,8 +114,18 @@ def _play(match: Match, spec: _DemoMatch, now: datetime) -> None:
         game = match.current_game
         assert game is not None
         bot_act(game, rng, now)
-    if not spec.double_taken:
-        return
+    if spec.double_taken:
+        _double_and_take(match, rng, now)
+    # The colours were drawn at random: play on until the game waits for its player.
+    for _ in range(8):
+        game = match.current_game
+        assert game is not None
+        if not spec.waiting_for or match.player(game.turn_color).username == spec.waiting_for:
+            return
+        bot_act(game, rng, now)
+
+
+def _double_and_take(match: Match, rng: random.Random, now: datetime) -> None:
     for _ in range(200):  # act until someone may double, then double and take
         game = match.current_game
         assert game is not None
