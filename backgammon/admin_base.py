@@ -59,3 +59,18 @@ class SuperuserEditsAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_superuser(request)
+
+
+class RecordAdmin(admin.ModelAdmin):
+    """Rows that only a service may change (a challenge's answer starts a match, a hidden
+    message writes the audit log): everyone reads, nobody adds or edits; a superuser may
+    delete (spam, a test row)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_superuser(request)

@@ -1,16 +1,17 @@
-"""The admin of challenges: moderators look, superusers fix."""
+"""The admin of challenges: read only (a challenge changes through its services, which
+start the match); a superuser may delete one."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from backgammon.admin_base import SuperuserEditsAdmin
+from backgammon.admin_base import RecordAdmin
 
 from .models import Challenge
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(SuperuserEditsAdmin):
+class ChallengeAdmin(RecordAdmin):
     list_display = ["id", "challenger", "opponent", "status", "variant", "length", "created_at"]
     list_select_related = ["challenger", "opponent"]
     list_filter = ["status", "variant", "rated"]

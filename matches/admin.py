@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backgammon.admin_base import (
     ReadOnlyAdmin,
-    SuperuserEditsAdmin,
+    RecordAdmin,
     admin_link,
     is_superuser,
     short,
@@ -170,7 +170,7 @@ def message_context_html(message: GameMessage, around: int = 10) -> SafeString:
 
 
 @admin.register(GameMessage)
-class GameMessageAdmin(SuperuserEditsAdmin):
+class GameMessageAdmin(RecordAdmin):
     list_display = ["created_at", "author", "game", "short_text", "hidden"]
     list_select_related = ["author", "game"]
     list_filter = ["hidden", "created_at"]

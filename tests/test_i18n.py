@@ -18,7 +18,16 @@ from tests.conftest import in_ci
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("es", "ca")
-SOURCE_DIRS = ("accounts", "backgammon", "matches", "stats", "moderation", "templates")
+SOURCE_DIRS = (
+    "accounts",
+    "backgammon",
+    "matches",
+    "challenges",
+    "notifications",
+    "stats",
+    "moderation",
+    "templates",
+)
 
 # Text that needs no translation: names of things, notation and symbols.
 ALLOWED_TEXT = {

@@ -192,3 +192,25 @@ def test_a_vacation_that_has_begun_keeps_its_first_day_and_one_that_is_over_stay
     with pytest.raises(InvalidAction) as refused:
         clock.vacation_change(vacation_id=0, start=today, end=today, now=now)
     assert refused.value.code == "no_vacation"
+
+
+def test_nobody_edits_a_challenge_or_a_message_by_hand(
+    superuser_client: Client, on_turn: Game, player: User
+) -> None:
+    """A challenge's answer starts a match and a hidden message writes the audit log: both
+    are services' work, so the admin shows these rows read-only, even to a superuser."""
+    from challenges.models import Challenge
+    from matches.models import GameMessage
+
+    challenge = Challenge.objects.get(match=on_turn.match)
+    message = GameMessage.objects.create(
+        game=on_turn, author=player, text="gl", created_at=timezone.now()
+    )
+    for obj, field, value in ((challenge, "status", "open"), (message, "hidden", "on")):
+        meta = obj._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+        assert superuser_client.get(url).status_code == 200  # shown, read-only
+        assert superuser_client.post(url, {field: value}).status_code == 403
+    challenge.refresh_from_db()
+    message.refresh_from_db()
+    assert challenge.status == Challenge.Status.ACCEPTED and not message.hidden
