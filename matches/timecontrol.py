@@ -79,7 +79,7 @@ def away_intervals(user_id: int, now: datetime) -> list[Interval]:
 def away_intervals_of(user: Any, now: datetime) -> list[Interval]:
     """:func:`away_intervals` for a loaded user. No query when the caller has read, in
     this transaction, that the user has no vacation ending after ``now``
-    (``user.vacation_ahead`` is False: ``matches.services`` reads it with the locked
+    (``user.vacation_ahead`` is False: ``matches.record.lock`` reads it with the locked
     game, for both players, in the same query)."""
     if getattr(user, "vacation_ahead", True) is False:
         return []

@@ -1,8 +1,8 @@
 """The match pages: the dashboard, the game page and the match page.
 
-Views read through :mod:`matches.selectors` and write through
-:mod:`matches.services`; a :class:`~matches.errors.ServiceError` is shown to the
-player on the page they were on, with the HTTP status it carries.
+Views read through :mod:`matches.selectors` and write through :mod:`matches.turns`,
+:mod:`matches.endings` and :mod:`matches.chat`; a :class:`~matches.errors.ServiceError`
+is shown to the player on the page they were on, with the HTTP status it carries.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from django.urls import reverse
 
 from accounts.models import User
 
+#: Named for the module that first signed the tokens: links in e-mails already sent
+#: stay valid.
 UNSUBSCRIBE_SALT = "matches.notifications.unsubscribe"
 UNSUBSCRIBE_MAX_AGE = timedelta(days=365)
 

@@ -1,6 +1,6 @@
 """Matches exported as .mat files, checked against GNU Backgammon itself.
 
-Each match is played through ``matches.services`` with scripted dice (a
+Each match is played through the matches services with scripted dice (a
 seeded ``FixedDice``), a seeded random player for the long stretches, and
 scripted doubles, drops and resignations. gnubg then imports the file and:
 

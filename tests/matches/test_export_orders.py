@@ -1,6 +1,6 @@
 """Every order of events in a turn, exported as ``.mat`` and read back by GNU Backgammon.
 
-Each scenario is a short match played through ``matches.services`` from a
+Each scenario is a short match played through the matches services from a
 script (``"W move"``, ``"B roll 63"``, ``"W offer"``, ``"B decline"``, …) with
 scripted opening throws and seeded dice. The scenarios cross every point of a
 turn (at the opening, before rolling, after rolling, with a double pending,

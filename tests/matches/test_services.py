@@ -1,4 +1,5 @@
-"""Every action and every refusal of ``matches.services``.
+"""Every action and every refusal of the game services (``matches.turns``, ``endings``,
+``chat``) and of ``challenges.services``.
 
 Dice are scripted with ``FixedDice`` and colours are fixed (the challenger
 plays White) unless a test is about the draw itself, so each test reads as a
