@@ -4,9 +4,6 @@ from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from accounts import views as account_views
-from stats import views as stats_views
-
 urlpatterns = [
     # The API first: a bot's every request resolves here without trying the site's
     # patterns (the admin's and allauth's among them) one by one.
@@ -25,12 +22,9 @@ urlpatterns = [
         name="favicon",
     ),
     path("admin/", admin.site.urls),
-    path("accounts/", include("accounts.urls")),
+    # The project names each app's URL conf by its dotted path and imports no app.
+    path("", include("accounts.urls")),  # /accounts/profile/…, /i18n/setlang/
     path("accounts/", include("allauth.urls")),
-    path("players/<str:username>/", stats_views.player_detail, name="player_detail"),
-    # Same name as Django's view, so {% url 'set_language' %} works; it also saves the
-    # choice on the signed-in user's profile.
-    path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("notifications.urls")),  # /notifications/
     path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.

@@ -79,3 +79,12 @@ def test_the_sign_up_page_carries_the_hidden_zone_and_the_script(client: Client)
     page = client.get(reverse("account_signup")).content.decode()
     assert 'type="hidden" name="time_zone"' in page
     assert "js/timezone.js" in page
+
+
+@pytest.mark.django_db
+def test_the_preferences_page_offers_the_browsers_zone(player: User) -> None:
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("profile")).content.decode()
+    assert "js/timezone.js" in page and 'data-browser-zone="suggest"' in page
+    assert "Europe/Madrid" in page and "Factory" not in page
