@@ -174,16 +174,17 @@ def _score_game(
     game: Game, state: MatchState, outcome: Outcome, now: datetime, events: list[GameEvent]
 ) -> MatchState:
     """End ``game`` with ``outcome`` in memory (game and match rows, the win event appended
-    to ``events``); nothing is written. Returns the match state after the game."""
+    to ``events``); nothing is written. Returns the match state after the game.
+
+    The record finishes the game: the win event (its winner and points), or for an
+    outcome with no winner the draw or the moderator's ruling already appended. Set here
+    is only what the record does not say: the clock, the ending's kind and time, the match.
+    """
     match = game.match
     record.charge_clock(game, now, save=False)  # the caller saves the match, whatever happens
-    game.state = Game.State.FINISHED
-    game.winner = None if outcome.winner is None else int(outcome.winner)
     game.termination = outcome.termination.value
-    game.points = outcome.points
     game.finished_at = now
     game.deadline_at = None
-    game.die1 = game.die2 = None
     if outcome.winner is not None:
         events.append(
             record.new_event(

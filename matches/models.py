@@ -4,6 +4,11 @@ A game's board is stored from White's side (White moves 24 -> 1), whoever is
 on roll, so that a row reads the same in the admin, the API and the replay
 check. The engine wants the board from the side of the player on roll;
 :meth:`Game.position` does that turn.
+
+A ``Game`` row caches the state its record leads to: the services move it on only by
+:func:`matches.state.advance`, one event at a time (:meth:`Game.game_state`,
+:meth:`Game.set_game_state`), and ``manage.py replay_games`` checks it. The stored
+choices of ``Game.state`` and ``GameEvent.kind`` are the state machine's enums.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from gammon import BoardView, Color, Position, Termination, Variant
+
+from .state import EventKind, GameState, Stage
 
 #: The highest cube limit: the largest power of two the column holds (a small integer,
 #: at most 32767 on PostgreSQL).
@@ -147,10 +154,12 @@ TERMINATION_CHOICES = [(t.value, TERMINATION_LABELS[t]) for t in Termination]
 
 class Game(models.Model):
     class State(models.TextChoices):
-        ROLLING = "rolling", _("To roll or double")
-        MOVING = "moving", _("To move")
-        DOUBLED = "doubled", _("Answering a double")
-        FINISHED = "finished", _("Finished")
+        """The stored :class:`matches.state.Stage` (its values, with labels)."""
+
+        ROLLING = Stage.ROLLING.value, _("To roll or double")
+        MOVING = Stage.MOVING.value, _("To move")
+        DOUBLED = Stage.DOUBLED.value, _("Answering a double")
+        FINISHED = Stage.FINISHED.value, _("Finished")
 
     # No index of its own: ``game_unique_number`` (match, number) serves it, and every
     # move's UPDATE (deadline_at is indexed, so it is never a HOT update) writes one less.
@@ -234,6 +243,35 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.state == self.State.FINISHED
 
+    def game_state(self) -> GameState | None:
+        """The state the record gives this game, read off the row (None before the
+        opening roll): what :func:`matches.state.advance` moves on."""
+        if self.ply == 0:
+            return None
+        return GameState(
+            board=self.white_view(),
+            turn=Color(self.turn),
+            stage=Stage(self.state),
+            cube_value=self.cube_value,
+            cube_owner=None if self.cube_owner is None else Color(self.cube_owner),
+            dice=self.dice,
+            ply=self.ply,
+            winner=None if self.winner is None else Color(self.winner),
+            points=self.points,
+        )
+
+    def set_game_state(self, state: GameState) -> None:
+        """Store ``state`` on the row (in memory; the service saves it)."""
+        self.board = state.board.to_dict()
+        self.turn = int(state.turn)
+        self.state = state.stage.value
+        self.die1, self.die2 = state.dice or (None, None)
+        self.cube_value = state.cube_value
+        self.cube_owner = None if state.cube_owner is None else int(state.cube_owner)
+        self.ply = state.ply
+        self.winner = None if state.winner is None else int(state.winner)
+        self.points = state.points
+
     def white_view(self) -> BoardView:
         """The stored board (``board``): from White's side, whoever is on turn."""
         return BoardView.from_dict(self.board)
@@ -251,20 +289,22 @@ class GameEvent(models.Model):
     """One entry of the game record. Rows are only ever appended: ``unique(game, ply)``."""
 
     class Kind(models.TextChoices):
-        OPENING = "opening", _("Opening roll")
-        ROLL = "roll", _("Roll")
-        MOVE = "move", _("Move")
-        PASS = "pass", _("Pass")
-        DOUBLE = "double", _("Double")
-        TAKE = "take", _("Take")
-        DROP = "drop", _("Drop")
-        RESIGN = "resign", _("Resign")
-        TIMEOUT = "timeout", _("Time-out")
-        DRAW_OFFER = "draw_offer", _("Draw offered")
-        DRAW_DECLINE = "draw_decline", _("Draw declined")
-        DRAW = "draw", _("Draw agreed")
-        WIN = "win", _("Win")
-        ADJUDICATE = "adjudicate", _("Adjudicated")
+        """The stored :class:`matches.state.EventKind` (its values, with labels)."""
+
+        OPENING = EventKind.OPENING.value, _("Opening roll")
+        ROLL = EventKind.ROLL.value, _("Roll")
+        MOVE = EventKind.MOVE.value, _("Move")
+        PASS = EventKind.PASS.value, _("Pass")
+        DOUBLE = EventKind.DOUBLE.value, _("Double")
+        TAKE = EventKind.TAKE.value, _("Take")
+        DROP = EventKind.DROP.value, _("Drop")
+        RESIGN = EventKind.RESIGN.value, _("Resign")
+        TIMEOUT = EventKind.TIMEOUT.value, _("Time-out")
+        DRAW_OFFER = EventKind.DRAW_OFFER.value, _("Draw offered")
+        DRAW_DECLINE = EventKind.DRAW_DECLINE.value, _("Draw declined")
+        DRAW = EventKind.DRAW.value, _("Draw agreed")
+        WIN = EventKind.WIN.value, _("Win")
+        ADJUDICATE = EventKind.ADJUDICATE.value, _("Adjudicated")
 
     # No index of its own: ``gameevent_unique_ply`` (game, ply) serves it.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)

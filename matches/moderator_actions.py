@@ -54,14 +54,11 @@ def match_adjudicate(
     if match.status != Match.Status.PLAYING or game.is_finished:
         raise Conflict(_("This match is already over."), code="match_over")
     if cancel:
+        # The record's ruling with no colour finishes the game with no winner.
         record.append(game, GameEvent.Kind.ADJUDICATE, now, notation="cancel")
-        game.state = Game.State.FINISHED
-        game.winner = None
         game.termination = Termination.CANCELLED
-        game.points = 0
         game.finished_at = now
         game.deadline_at = None
-        game.die1 = game.die2 = None
         record.save(game, now)
         match.status = Match.Status.FINISHED
         match.result = Match.Result.CANCELLED

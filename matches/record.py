@@ -2,8 +2,12 @@ r"""A game's record and how it moves on: the steps every game action is made of.
 
 An action (``matches.turns``, ``matches.endings``, ``matches.moderator_actions``)
 :func:`lock`\ s the game with its match, checks who may act, then :func:`append`\ s
-record rows and changes the game in memory; :func:`save` writes the game row and its
-new events (one ``UPDATE``, one ``INSERT``). The steps the server takes on its own are
+record rows; :func:`save` writes the game row and its new events (one ``UPDATE``, one
+``INSERT``). Each row appended moves the game on by :func:`matches.state.advance`, the
+state machine the replay check folds over the record too: the turn, the stage, the dice,
+the cube, the board, the ply and the winner are never set by hand. The services set only
+what the record does not say: deadlines, clocks and banks, the ending's time and kind,
+the match. The steps the server takes on its own are
 here too: the roll for a player who may not double (:func:`begin_turn`), the pass of a
 turn with no legal play (:func:`after_roll`), and the opening of a new game
 (:func:`start_game`). Who must act next is announced with the ``turn_started`` signal.
@@ -25,9 +29,8 @@ from gammon import (
     Dice,
     MatchLengthError,
     MatchState,
-    Position,
+    Play,
     SystemDice,
-    Variant,
     legal_plays,
     opening_roll,
 )
@@ -36,6 +39,7 @@ from . import timecontrol
 from .errors import Conflict, Forbidden, InvalidAction, NotFound
 from .models import Game, GameEvent, Match, Vacation
 from .signals import dice_rolled, turn_started
+from .state import advance
 
 #: The dice every service uses; tests swap in ``FixedDice``.
 dice: Dice = SystemDice()
@@ -83,13 +87,17 @@ def deadline(match: Match, now: datetime, color: Color) -> datetime:
     )
 
 
-def charge_clock(game: Game, now: datetime, *, save: bool = True) -> None:
-    """The player on turn acts at ``now``: an overrun of their move time comes off their bank.
+def charge_clock(
+    game: Game, now: datetime, *, color: Color | None = None, save: bool = True
+) -> None:
+    """The player on turn (or ``color``, whose turn the record has just ended) acts at
+    ``now``: an overrun of their move time, the game's ``deadline_at``, comes off their bank.
 
     ``save=False`` only sets the bank on the match, for a caller that saves the match next.
     """
     match = game.match
-    color = game.turn_color
+    if color is None:
+        color = game.turn_color
     bank = timecontrol.bank_of(match, color)
     if game.deadline_at is None or not bank:
         return
@@ -116,40 +124,49 @@ def announce_turn(game: Game, now: datetime, *, actor: Color | None = None) -> N
     turn_started.send(sender=Game, game=game, now=now)
 
 
-def new_event(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
-    """The game's next record row, not saved yet (the ply advances now)."""
-    game.ply += 1
-    return GameEvent(game=game, ply=game.ply, kind=kind, created_at=now, **fields)
+def new_event(
+    game: Game, kind: str, now: datetime, *, play: Play | None = None, **fields: Any
+) -> GameEvent:
+    """The game's next record row, not saved yet; the game (in memory) takes the state the
+    row leads to, by :func:`matches.state.advance`.
+
+    ``play``: a move's or a pass's play, already parsed against the game's position and
+    dice (it is not parsed again). A row the state machine refuses raises
+    :class:`matches.state.IllegalEventError`: the service's own checks let through an
+    action the record cannot hold, a bug, not the player's error.
+    """
+    event = GameEvent(game=game, ply=game.ply + 1, kind=kind, created_at=now, **fields)
+    game.set_game_state(advance(game.game_state(), event, variant=game.match.variant, play=play))
+    return event
 
 
-def append(game: Game, kind: str, now: datetime, **fields: Any) -> GameEvent:
-    """The game's next record row, written by the game's next :func:`write`."""
-    event = new_event(game, kind, now, **fields)
+def append(
+    game: Game, kind: str, now: datetime, *, play: Play | None = None, **fields: Any
+) -> GameEvent:
+    """:func:`new_event`, written by the game's next :func:`write`."""
+    event = new_event(game, kind, now, play=play, **fields)
     game.record(event)
     return event
 
 
 def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -> Game:
-    """Create game ``number``, throw the opening roll, and let the winner move."""
+    """Create game ``number``, throw the opening roll, and let the winner move.
+
+    The opening roll is the record's first row: the start position, the first mover,
+    the dice and the cube (after automatic doubles for tied throws) follow from it.
+    """
     first, (white_die, black_die), ties = opening_roll(dice)
     state = replace(state, cube=Cube(1, None, match.cube_limit), automatic_doubles_this_game=0)
     state = state.with_opening_ties(ties)
     game = Game(
         match=match,
         number=number,
-        state=Game.State.MOVING,
-        turn=int(first),
-        cube_value=state.cube.value,
         automatic_doubles=state.automatic_doubles_this_game,
         crawford=state.crawford,
         started_at=now,
         updated_at=now,
         deadline_at=deadline(match, now, first),
-        die1=white_die if first == Color.WHITE else black_die,
-        die2=black_die if first == Color.WHITE else white_die,
     )
-    game.set_position(Position.start(Variant(match.variant), first))
-    game.save()  # the events and the dice counters refer to it
     append(
         game,
         GameEvent.Kind.OPENING,
@@ -159,6 +176,7 @@ def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -
         die2=black_die,
         value=state.cube.value if ties and state.cube.value > 1 else None,
     )
+    game.save()  # the events and the dice counters refer to it
     dice_rolled.send(
         sender=Game,
         game=game,
@@ -186,17 +204,17 @@ def after_roll(game: Game, now: datetime, depth: int = 0) -> None:
         die1=game.die1,
         die2=game.die2,
         notation="pass",
+        play=Play.passing(position),
     )
-    game.set_position(position.mirror())
-    begin_turn(game, position.turn.other, now, depth)
+    begin_turn(game, now, depth)
 
 
-def begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
-    """Hand the turn to ``color``; the server rolls at once when they may not double."""
-    charge_clock(game, now)
-    game.turn = int(color)
-    game.state = Game.State.ROLLING
-    game.die1 = game.die2 = None
+def begin_turn(game: Game, now: datetime, depth: int = 0) -> None:
+    """The record has handed the turn on (a move or a pass): the clock of the player who
+    moved is charged, the player now on turn gets their deadline, and the server rolls
+    for them at once when they may not double."""
+    color = game.turn_color
+    charge_clock(game, now, color=color.other)
     game.deadline_at = deadline(game.match, now, color)
     if state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
         return
@@ -204,15 +222,16 @@ def begin_turn(game: Game, color: Color, now: datetime, depth: int = 0) -> None:
 
 
 def roll(game: Game, now: datetime, depth: int = 0) -> None:
-    game.die1, game.die2 = dice.roll()
-    game.state = Game.State.MOVING
-    append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=game.die1, die2=game.die2)
+    """Throw the dice for the player on turn (the record's ``roll``), and pass for them
+    when the throw has no legal play."""
+    die1, die2 = dice.roll()
+    append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=die1, die2=die2)
     dice_rolled.send(
         sender=Game,
         game=game,
         now=now,
-        die1=game.die1,
-        die2=game.die2,
+        die1=die1,
+        die2=die2,
         opening=False,
         color=game.turn,
     )

@@ -1,7 +1,8 @@
 """The player's moves in a game: roll, play, double, take, drop.
 
 Each is one transaction: :func:`record.lock` the game, check the player may act now,
-let the engine judge the move, append the record rows and save. A stale or repeated
+let the engine judge the move, append the record rows (each moves the game on by
+:func:`matches.state.advance`) and save. A stale or repeated
 submission is refused with a conflict and changes nothing. A play that bears off the
 last checker, and a drop, end the game through :mod:`matches.endings`.
 """
@@ -18,6 +19,7 @@ from gammon import RulesError, parse_play
 from . import endings, record
 from .errors import from_rules_error
 from .models import Game, GameEvent
+from .state import bears_off_last
 
 
 @transaction.atomic
@@ -34,26 +36,32 @@ def game_roll(*, game_id: int, player: User, expected_ply: int | None, now: date
 def game_play_move(
     *, game_id: int, player: User, play_text: str, expected_ply: int | None, now: datetime
 ) -> Game:
-    """Play ``play_text`` with the stored dice; the engine decides whether it is legal."""
+    """Play ``play_text`` with the stored dice; the engine decides whether it is legal.
+
+    The text is parsed once, here: the record row carries the play to the state machine.
+    """
     game, color = record.lock(game_id, player, expected_ply, now)
     record.require_turn(game, color, Game.State.MOVING)
-    position = game.position()
     try:
-        play = parse_play(position, game.dice or (0, 0), play_text)
+        play = parse_play(game.position(), game.dice or (0, 0), play_text)
     except RulesError as error:
         raise from_rules_error(error) from None
     kind = GameEvent.Kind.PASS if play.is_pass else GameEvent.Kind.MOVE
     record.append(
-        game, kind, now, color=int(color), die1=game.die1, die2=game.die2, notation=str(play)
+        game,
+        kind,
+        now,
+        color=int(color),
+        die1=game.die1,
+        die2=game.die2,
+        notation=str(play),
+        play=play,
     )
-    after = play.position
-    if not after.bar[0] and all(n <= 0 for n in after.points):
-        game.set_position(after)
+    if bears_off_last(play):
         state = record.state_of(game.match, game)
-        endings.finish_game(game, state, state.outcome_for_win(after), now)
+        endings.finish_game(game, state, state.outcome_for_win(play.position), now)
         return game
-    game.set_position(after.mirror())
-    record.begin_turn(game, color.other, now)
+    record.begin_turn(game, now)
     record.announce_turn(game, now)
     return record.save(game, now)
 
@@ -70,10 +78,8 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
         except RulesError as error:
             raise from_rules_error(error) from None
     record.require_turn(game, color, Game.State.ROLLING)
-    record.append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
-    game.state = Game.State.DOUBLED
     record.charge_clock(game, now)
-    game.turn = int(color.other)
+    record.append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
     game.deadline_at = record.deadline(game.match, now, color.other)
     record.announce_turn(game, now)
     return record.save(game, now)
@@ -83,11 +89,8 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
 def game_take(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     game, color = record.lock(game_id, player, expected_ply, now)
     record.require_turn(game, color, Game.State.DOUBLED)
-    game.cube_value *= 2
-    game.cube_owner = int(color)
-    record.append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value)
     record.charge_clock(game, now)
-    game.turn = int(color.other)
+    record.append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value * 2)
     game.deadline_at = record.deadline(game.match, now, color.other)
     record.roll(game, now)
     record.announce_turn(game, now)

@@ -321,8 +321,8 @@ def _board_at(
         viewer_color=board["viewer_color"],
         home_side=board["home_side"],
         dice=dice,
-        cube_value=replay.cube_value,
-        cube_owner=None if replay.cube_owner is None else Color(replay.cube_owner),
+        cube_value=replay.state.cube_value,
+        cube_owner=replay.state.cube_owner,
         names=(match.white.public_name, match.black.public_name),
         last_move=last_move,
     )
