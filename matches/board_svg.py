@@ -155,6 +155,7 @@ def board_svg(
     """
     from .models import Game
 
+    offered_by: Color | None = None
     if isinstance(source, Game):
         game = source
         match = game.match
@@ -167,6 +168,9 @@ def board_svg(
         score = score or match.score
         length = match.length if length is None else length
         crawford = game.crawford
+        if game.state == Game.State.DOUBLED:
+            # The offer in flight: the new value, on the offerer's side (the answerer is on turn).
+            offered_by = game.turn_color.other
     else:
         position = source
         crawford = False
@@ -247,22 +251,29 @@ def board_svg(
         for k, value in enumerate(shown):
             _die(canvas, start + k * (size + 12), MID - size / 2, size, value, fill, ink)
 
-    # The cube: centred in its column, or on its owner's side.
-    centred = cube_owner is None
+    # The cube: centred in its column, or on its owner's side; an offered cube shows its
+    # new value on the offerer's side until it is taken or dropped.
+    shown_value = cube_value * 2 if offered_by is not None else cube_value
+    side = offered_by if offered_by is not None else cube_owner
+    centred = side is None
     size = 38
     cube_x = (SIDE - size) / 2
     if centred:
         cube_y = MID - size / 2
-    elif cube_owner == viewer_color:
+    elif side == viewer_color:
         cube_y = Y1 - size - 4
     else:
         cube_y = Y0 + 4
-    owner_key = "centre" if centred else _key(cube_owner)  # type: ignore[arg-type]
-    canvas.add(f'<g class="cube" data-value="{cube_value}" data-owner="{owner_key}">')
+    owner_key = "centre" if cube_owner is None else _key(cube_owner)
+    offered = "" if offered_by is None else f' data-offered-by="{_key(offered_by)}"'
+    canvas.add(
+        f'<g class="cube{" offered" if offered else ""}" data-value="{shown_value}" '
+        f'data-owner="{owner_key}"{offered}>'
+    )
     canvas.rect(
         cube_x, cube_y, size, size, "#fbfaf7", rx=5, stroke=COLORS["text"], stroke_width=2
     )  # fmt: skip
-    label = "64" if centred and cube_value == 1 else str(cube_value)
+    label = "64" if centred and shown_value == 1 else str(shown_value)
     canvas.text(
         cube_x + size / 2, cube_y + size / 2 + 7, label, font_size=20, font_weight="bold",
         fill=COLORS["text"],
@@ -307,6 +318,11 @@ def board_svg(
     description = _describe(
         position, seen, viewer_color, names, dice, cube_value, cube_owner, score, length, crawford
     )
+    if offered_by is not None:
+        description += " " + _("%(name)s offers the cube at %(value)s.") % {
+            "name": names[offered_by],
+            "value": shown_value,
+        }
     if last_move is not None:
         description += " " + last_move_text(last_move) + "."
     return (

@@ -8,11 +8,12 @@ from datetime import datetime
 from enum import StrEnum
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from gammon import Color, Play, RulesError, legal_plays, parse_play
 
-from .errors import from_rules_error
+from .errors import InvalidAction, from_rules_error
 from .models import Game, GameMessage, Match, Vacation
 from .record import match_state
 
@@ -91,6 +92,21 @@ def game_actions(game: Game, user: object) -> list[str]:
     elif match.draw_offered_by != int(color):
         actions += ["accept_draw", "decline_draw"]
     return actions
+
+
+def game_resignation_cost(game: Game, user: object) -> int:
+    """The points ``user`` would give away by resigning ``game`` now.
+
+    The engine's rule (``MatchState.outcome_for_resignation``): a gammon while none of
+    their checkers is borne off, else a single game, times the cube (Jacoby applies). The
+    page tells it before asking to confirm; the service scores the resignation the same way.
+    """
+    if "resign" not in game_actions(game, user):
+        raise InvalidAction(_("You cannot resign this game now."), code="cannot_resign")
+    color = game.match.color_of(user)
+    assert color is not None
+    state = match_state(game.match, game)
+    return state.outcome_for_resignation(color, game.position()).points
 
 
 def game_plays(game: Game) -> list[Play]:

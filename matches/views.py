@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -142,6 +143,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game, form=form, status=400)
     data = form.cleaned_data
     try:
+        if data["action"] == "resign" and not data["confirm"]:
+            # A resignation is asked twice, with what it costs (the dialog does it with JS).
+            selectors.game_resignation_cost(game, _user(request))
+            return _render_game(request, game, form=form, pending_resign=True)
         if data["action"] == "move" and _user(request).confirm_moves and not data["confirm"]:
             # The player asked to confirm every move: show it before it is sent.
             play = selectors.game_preview_play(game, data["play"].strip())
@@ -214,6 +219,7 @@ def _render_game(
     error: str | None = None,
     status: int = 200,
     pending_play: str | None = None,
+    pending_resign: bool = False,
 ) -> HttpResponse:
     match = game.match
     user = request.user
@@ -260,6 +266,13 @@ def _render_game(
         "swap_dice": board["swap_dice"],
         "record": _record(events, match),
         "status_line": _status_line(game),
+        "banner": _banner(game, color, actions),
+        "my_turn": color is not None and game.turn == int(color) and bool(actions),
+        "away_texts": _away_texts(game),
+        "resign_cost": (
+            selectors.game_resignation_cost(game, user) if "resign" in actions else None
+        ),
+        "pending_resign": pending_resign,
         "awaiting_elsewhere": awaiting_elsewhere,
         "away_until": _away_until(game, away),
         "away_player": on_turn,
@@ -390,6 +403,86 @@ def _status_line(game: Game) -> str:
     if game.state == Game.State.ROLLING:
         return _("%(name)s to roll or double.") % {"name": name}
     return _("%(name)s to move.") % {"name": name}
+
+
+def _dice_shown(dice: tuple[int, int] | None) -> str:
+    """The roll as players say it, the higher die first: ``5-2``."""
+    if not dice:
+        return ""
+    return "-".join(str(d) for d in sorted(dice, reverse=True))
+
+
+def _banner(game: Game, color: Color | None, actions: list[str]) -> str:
+    """The line above the board: what the viewer must do, in the second person.
+
+    Spectators (``color`` None) read who is to do what, with names and colours.
+    """
+    match = game.match
+    if game.is_finished or match.status != Match.Status.PLAYING:
+        return _status_line(game)
+    on_turn = match.player(game.turn_color)
+    name = getattr(on_turn, "public_name", str(on_turn))
+    state = game.state
+    if color is None:
+        values = {"name": name, "color": _color_label(game.turn_color)}
+        if state == Game.State.DOUBLED:
+            values["value"] = game.cube_value * 2
+            return _("%(name)s (%(color)s) to take or drop a double to %(value)s") % values
+        if state == Game.State.ROLLING:
+            return _("%(name)s (%(color)s) to roll or double") % values
+        values["dice"] = _dice_shown(game.dice)
+        return _("%(name)s (%(color)s) to move, with %(dice)s") % values
+    if game.turn == int(color):
+        if state == Game.State.DOUBLED:
+            offerer = match.player(color.other)
+            return _("%(name)s doubled to %(value)s: take or drop?") % {
+                "name": getattr(offerer, "public_name", str(offerer)),
+                "value": game.cube_value * 2,
+            }
+        if state == Game.State.ROLLING:
+            if "double" in actions:
+                return _("Your turn: roll or double")
+            return _("Your turn: roll")
+        return _("Your move: you rolled %(dice)s") % {"dice": _dice_shown(game.dice)}
+    left = timeuntil(game.deadline_at) if game.deadline_at else ""
+    values = {"name": name, "left": left}
+    if state == Game.State.DOUBLED:
+        values["value"] = game.cube_value * 2
+        if left:
+            return (
+                _("Waiting for %(name)s to answer your double to %(value)s, deadline in %(left)s")
+                % values
+            )
+        return _("Waiting for %(name)s to answer your double to %(value)s") % values
+    if state == Game.State.ROLLING:
+        if left:
+            return _("Waiting for %(name)s to roll, deadline in %(left)s") % values
+        return _("Waiting for %(name)s to roll") % values
+    if left:
+        return _("Waiting for %(name)s to move, deadline in %(left)s") % values
+    return _("Waiting for %(name)s to move") % values
+
+
+def _color_label(color: Color) -> str:
+    return _("White") if color == Color.WHITE else _("Black")
+
+
+def _away_texts(game: Game) -> list[str]:
+    """Each player's points to go, as "3-away" (nothing in money play)."""
+    match = game.match
+    if match.is_money:
+        return []
+    texts = []
+    for color in Color:
+        player = match.player(color)
+        texts.append(
+            _("%(name)s %(away)s-away")
+            % {
+                "name": getattr(player, "public_name", str(player)),
+                "away": match.length - match.score[color],
+            }
+        )
+    return texts
 
 
 def _finished_text(game: Game) -> str:

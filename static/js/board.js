@@ -356,6 +356,8 @@ function confirmForms() {
     checkbox.required = false;
   }
   if (forced && wantsConfirm) forms.push(forced);
+  // A resignation says what it costs and is asked twice (without JS, the server asks).
+  forms.push(...document.querySelectorAll("form.resign-form"));
   for (const form of forms) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from challenges import services as challenge_services
-from gammon import FixedDice, Position
-from matches import record
+from gammon import FixedDice, Position, SeededDice
+from matches import record, turns
 from matches.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +113,79 @@ def test_each_record_line_links_to_the_position_after_it(game: Game) -> None:
     assert re.search(r'data-point="6" data-color="\w+" data-count="4"', now)
     for wrong in ("0", "99", "x"):
         assert "position after ply" not in client.get(url + "?ply=" + wrong).content.decode()
+
+
+# --------------------------------------------------------------------------- the banner (issue 14)
+
+
+def banner_of(page: str) -> str:
+    found = re.search(r'<strong id="banner">(.*?)</strong>', page, re.S)
+    assert found, "no banner on the page"
+    return found.group(1).strip()
+
+
+def test_the_banner_speaks_to_the_mover_and_names_the_player_awaited(
+    game: Game, outsider: User
+) -> None:
+    mover = game.match.player(game.turn_color)
+    waiter = game.match.player(game.turn_color.other)
+    url = reverse("game_detail", args=[game.pk])
+    mine = client_for(mover).get(url).content.decode()
+    assert banner_of(mine) == "Your move: you rolled 3-1"
+    assert "Swap the dice" in mine
+    theirs = client_for(waiter).get(url).content.decode()
+    assert banner_of(theirs).startswith(f"Waiting for {mover.public_name} to move, deadline in ")
+    assert "Swap the dice" not in theirs and "Actions</h2>" not in theirs
+    watched = client_for(outsider).get(url).content.decode()
+    colour = "White" if game.turn_color == 0 else "Black"
+    assert banner_of(watched) == f"{mover.public_name} ({colour}) to move, with 3-1"
+    assert "Swap the dice" not in watched
+    assert "Alice 5-away, Bob 5-away" in mine
+
+
+def test_a_pending_double_shows_its_new_value_on_the_offerers_side(game: Game) -> None:
+    mover = game.match.player(game.turn_color)
+    doubler = game.match.player(game.turn_color.other)
+    now = timezone.now()
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply, now=now
+    )
+    game.refresh_from_db()
+    turns.game_double(game_id=game.pk, player=doubler, expected_ply=game.ply, now=now)
+    page = client_for(mover).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert banner_of(page) == f"{doubler.public_name} doubled to 2: take or drop?"
+    side = "white" if game.match.color_of(doubler) == 0 else "black"
+    assert f'data-value="2" data-owner="centre" data-offered-by="{side}"' in page
+    assert f"{doubler.public_name} offers the cube at 2." in page
+    waiting = client_for(doubler).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert banner_of(waiting).startswith(
+        f"Waiting for {mover.public_name} to answer your double to 2"
+    )
+
+
+def test_resigning_is_asked_again_with_its_cost_without_javascript(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(record, "dice", SeededDice(1))  # the next game's opening roll
+    mover = game.match.player(game.turn_color)
+    client = client_for(mover)
+    url = reverse("game_detail", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert "Resign the game (2 points)" in page
+    assert 'data-confirm="Resign this game? It costs you 2 points."' in page
+    response = client.post(url, {"action": "resign", "ply": game.ply})
+    assert response.status_code == 200
+    assert 'id="resign-confirm"' in response.content.decode()
+    game.refresh_from_db()
+    assert not game.is_finished
+    response = client.post(url, {"action": "resign", "ply": game.ply, "confirm": "on"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.is_finished and game.points == 2
+
+
+def test_a_spectator_cannot_ask_to_resign(game: Game, outsider: User) -> None:
+    response = client_for(outsider).post(
+        reverse("game_detail", args=[game.pk]), {"action": "resign", "ply": game.ply}
+    )
+    assert response.status_code == 400

@@ -61,7 +61,8 @@ def test_a_suspended_player_cannot_act_in_a_game(
     game = match.current_game
     suspend()
     response = player_client.post(
-        reverse("game_detail", args=[game.pk]), {"action": "resign", "ply": game.ply}
+        reverse("game_detail", args=[game.pk]),
+        {"action": "resign", "ply": game.ply, "confirm": "on"},
     )
     assert response.status_code == 403
     game.refresh_from_db()

@@ -1,0 +1,96 @@
+"""The game page of issue 14 in a real browser: the turn banner, the cube on offer, the
+resignation's confirmation, moving by one click, dragging and typing, and live updates.
+
+Each state is also saved at 1280 px and 390 px wide (``test-output/e2e/state-*.png``) for
+a reviewer to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from gammon import FixedDice, SeededDice
+from matches import record, turns
+from matches.models import Game
+from tests.factories import UserFactory
+
+from .conftest import OUTPUT
+from .helpers import game_url
+from .test_play import start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def shoot(page: Any, state: str) -> None:
+    """Save the page as it is now at desktop and phone widths, then restore its size."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(OUTPUT / f"state-{state}-{width}.png"), full_page=True)
+    page.set_viewport_size(size)
+
+
+def two_players(
+    monkeypatch: pytest.MonkeyPatch, dice: Any, **options: Any
+) -> tuple[Game, User, User]:
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = start_match(alice, bob, monkeypatch, dice, **options)
+    mover = game.match.player(game.turn_color)
+    return game, mover, game.match.player(game.turn_color.other)
+
+
+def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None:
+    game, mover, waiter = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    assert page.locator("#banner").inner_text() == "Your move: you rolled 3-1"
+    shoot(page, "move")
+    watching = new_page(user=waiter)
+    watching.goto(game_url(game))
+    assert (
+        watching.locator("#banner")
+        .inner_text()
+        .startswith(f"Waiting for {mover.public_name} to move")
+    )
+    assert not watching.locator("text=Swap the dice").count()
+    shoot(watching, "waiting")
+
+    monkeypatch.setattr(record, "dice", SeededDice(5))  # the next game's opening roll
+    page.locator("summary", has_text="Resign or offer a draw").click()
+    page.locator("#resign-form button").click()
+    dialog = page.locator("#confirm-dialog")
+    assert dialog.is_visible()
+    assert "It costs you 2 points" in dialog.inner_text()
+    shoot(page, "resign-dialog")
+    page.locator("#confirm-dialog-no").click()
+    game.refresh_from_db()
+    assert not game.is_finished
+    page.locator("#resign-form button").click()
+    with page.expect_navigation():
+        page.locator("#confirm-dialog-yes").click()
+    game.refresh_from_db()
+    assert game.is_finished and game.points == 2
+
+
+def test_a_double_on_offer_shows_on_the_doublers_side(new_page, monkeypatch) -> None:
+    game, mover, doubler = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    now = timezone.now()
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply, now=now
+    )
+    game.refresh_from_db()
+    turns.game_double(game_id=game.pk, player=doubler, expected_ply=game.ply, now=now)
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    assert (
+        page.locator("#banner").inner_text() == f"{doubler.public_name} doubled to 2: take or drop?"
+    )
+    cube = page.locator("svg.board g.cube")
+    assert cube.get_attribute("data-value") == "2"
+    assert cube.get_attribute("data-offered-by") in ("white", "black")
+    shoot(page, "double-offered")
