@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -234,6 +235,33 @@ def leaderboard() -> QuerySet[PlayerStats]:
         .select_related("player")
         .order_by("-rating", "player_id")
     )
+
+
+#: The longest search text the player directory reads (a username is at most 150).
+DIRECTORY_QUERY_MAX = 150
+
+
+def directory_query(text: str | None) -> str:
+    """The search text as the directory uses it: trimmed, capped, and without NULs (which
+    PostgreSQL cannot compare), so any text a visitor types is a plain search."""
+    return (text or "").replace("\x00", "").strip()[:DIRECTORY_QUERY_MAX]
+
+
+def player_directory(query: str = "") -> QuerySet[User]:
+    """Active players for the directory, with their stats row (rating, last activity).
+
+    ``query`` matches the username or the display name anywhere, case-insensitively;
+    names that start with it come first. Without a query the most recently active lead.
+    """
+    players = User.objects.filter(is_active=True).select_related("stats")
+    query = directory_query(query)
+    if not query:
+        return players.order_by(F("stats__last_active_at").desc(nulls_last=True), "username")
+    players = players.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+    prefix = Q(username__istartswith=query) | Q(display_name__istartswith=query)
+    return players.annotate(
+        prefix=Case(When(prefix, then=Value(0)), default=Value(1), output_field=IntegerField())
+    ).order_by("prefix", Lower("username"))
 
 
 # --------------------------------------------------------------------------- dice

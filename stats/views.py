@@ -14,6 +14,7 @@ from . import selectors
 from .models import LEADERBOARD_MIN_MATCHES
 
 LEADERBOARD_PAGE_SIZE = 50
+DIRECTORY_PAGE_SIZE = 50
 
 
 def site(request: HttpRequest) -> HttpResponse:
@@ -59,3 +60,12 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     context: dict[str, object] = {"player": player, "matches": matches_of(player)}
     context.update(selectors.player_page_context(player))
     return render(request, "accounts/player.html", context)
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    """The player directory: every active player, searchable by name (``?q=``). It shows
+    names, ratings and last activity only, never an e-mail address."""
+    query = selectors.directory_query(request.GET.get("q"))
+    paginator = Paginator(selectors.player_directory(query), DIRECTORY_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    return render(request, "stats/player_list.html", {"page": page, "q": query})

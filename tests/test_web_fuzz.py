@@ -239,6 +239,7 @@ TARGETS: dict[str, Target] = {
     "profile_token_create": Target("/accounts/profile/token/", get=False),
     "profile_token_revoke": Target("/accounts/profile/token/revoke/", get=False),
     "player_detail": Target("/players/{name}/", {"name": USERNAME}, post=False),
+    "player_list": Target("/players/", query=("q", "page"), post=False),
     "set_language": Target("/i18n/setlang/", extra=("language", "next"), get=False),
     # moderation
     "report_new": Target(
