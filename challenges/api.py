@@ -13,8 +13,8 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from backgammon.api.views import APIView
+from backgammon.errors import InvalidAction
 from matches.api import ERRORS_WRITE, OBJECT_ID, match_data
-from matches.errors import InvalidAction
 from matches.serializers import MatchSerializer
 
 from . import selectors, services

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 from gammon import Variant
 from matches import record
-from matches.errors import Conflict, Forbidden, InvalidAction, NotFound
 from matches.models import MAX_CUBE_LIMIT, Match
 
 from .models import Challenge

@@ -1,7 +1,7 @@
 """The challenge pages: the list, the form, and accepting, declining or withdrawing.
 
 Views read through :mod:`challenges.selectors` and write through
-:mod:`challenges.services`; a :class:`~matches.errors.ServiceError` is shown on the
+:mod:`challenges.services`; a :class:`~backgammon.errors.ServiceError` is shown on the
 page the player was on, with the HTTP status it carries.
 """
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from matches.errors import ServiceError
+from backgammon.errors import ServiceError
 
 from . import selectors, services
 from .forms import ChallengeForm

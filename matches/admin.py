@@ -30,10 +30,10 @@ from backgammon.admin_base import (
     is_superuser,
     short,
 )
+from backgammon.errors import ServiceError
 from backgammon.paginators import EstimatedCountPaginator
 
 from . import clock
-from .errors import ServiceError
 from .models import Game, GameEvent, GameMessage, Match, Vacation
 
 

@@ -1,7 +1,7 @@
 """The REST API for challenges, matches and games: thin views over the services.
 
 Every write calls one service with ``now=timezone.now()`` and returns the new state; every
-refusal is a :class:`~matches.errors.ServiceError` turned into its HTTP status with the
+refusal is a :class:`~backgammon.errors.ServiceError` turned into its HTTP status with the
 body ``{"code": ..., "detail": ...}``, the detail in the caller's language. A game's
 representation lists the ``actions`` and ``plays`` open to the caller, so a bot written
 against the schema needs no other knowledge of the rules.
@@ -30,11 +30,11 @@ from rest_framework.serializers import Serializer
 from accounts.models import User
 from backgammon.api.errors import ErrorSerializer
 from backgammon.api.views import APIView
+from backgammon.errors import Forbidden, NotFound
 from gammon import Color, InvalidIdError, MatchKey, Position, Termination, match_id, position_id
 from gammon.gnubg_ids import GameState
 
 from . import chat, endings, selectors, turns
-from .errors import Forbidden, NotFound
 from .export_views import exportable_match, mat_response
 from .models import Game, GameEvent, Match
 from .serializers import (

@@ -8,8 +8,8 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 
-from .errors import Conflict, Forbidden, InvalidAction, NotFound
 from .models import Game, GameMessage
 from .signals import message_posted
 

@@ -23,10 +23,10 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from backgammon.errors import InvalidAction
 
 from . import timecontrol
 from .endings import game_time_out_locked, games_time_out_batch
-from .errors import InvalidAction
 from .models import Game, Match, Vacation
 
 log = logging.getLogger(__name__)

@@ -19,10 +19,10 @@ from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from backgammon.errors import Conflict, InvalidAction
 from gammon import Color, MatchState, Outcome, Termination
 
 from . import record
-from .errors import Conflict, InvalidAction
 from .models import Game, GameEvent, Match
 from .signals import draw_offered, game_finished, games_timed_out, match_finished
 

@@ -1,53 +1,15 @@
-"""The one error type services raise, and the translation of engine errors into it.
-
-A service error carries a translatable message, a stable ``code`` and the HTTP
-status that fits, so that the web page and the API say the same thing in the
-player's language.
+"""The engine's refusals in the player's words: :func:`from_rules_error` turns a
+``gammon.RulesError`` into the service error (:mod:`backgammon.errors`) a page or the
+API shows.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from backgammon.errors import InvalidAction
 from gammon import RulesError
-
-
-class ServiceError(Exception):
-    status = 400
-    default_code = "invalid"
-
-    def __init__(self, message: str | Promise, *, code: str | None = None, **params: Any):
-        self.message = message
-        self.code = code or self.default_code
-        self.params = params
-        super().__init__(str(message))
-
-    def __str__(self) -> str:
-        return str(self.message) % self.params if self.params else str(self.message)
-
-
-class InvalidAction(ServiceError):
-    status = 400
-    default_code = "invalid"
-
-
-class Forbidden(ServiceError):
-    status = 403
-    default_code = "forbidden"
-
-
-class NotFound(ServiceError):
-    status = 404
-    default_code = "not_found"
-
-
-class Conflict(ServiceError):
-    status = 409
-    default_code = "conflict"
-
 
 # What each engine error says to a player. The engine's own English text is a
 # developer's message; these are the player's, and they are translated.

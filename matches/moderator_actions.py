@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from backgammon.errors import Conflict, InvalidAction, NotFound
 from gammon import Color, Termination
 
 from . import endings, record
-from .errors import Conflict, InvalidAction, NotFound
 from .models import Game, GameEvent, Match
 from .signals import match_cancelled
 

@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 from gammon import (
     Color,
     Cube,
@@ -36,7 +37,6 @@ from gammon import (
 )
 
 from . import timecontrol
-from .errors import Conflict, Forbidden, InvalidAction, NotFound
 from .models import Game, GameEvent, Match, Vacation
 from .signals import dice_rolled, turn_started
 from .state import advance

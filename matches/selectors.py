@@ -164,7 +164,7 @@ def matches_of(user: User) -> QuerySet[Match]:
 def game_preview_play(game: Game, play_text: str) -> Play:
     """The legal play ``play_text`` names with the stored dice, without playing it.
 
-    Raises the same :class:`~matches.errors.ServiceError` the move itself would for an
+    Raises the same :class:`~backgammon.errors.ServiceError` the move itself would for an
     illegal play; used to ask the player to confirm before the move is sent.
     """
     try:

@@ -22,9 +22,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from backgammon.errors import ServiceError
 
 from . import clock
-from .errors import ServiceError
 from .forms import IsoDateInput
 from .models import Vacation
 

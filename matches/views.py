@@ -1,7 +1,7 @@
 """The match pages: the dashboard, the game page and the match page.
 
 Views read through :mod:`matches.selectors` and write through :mod:`matches.turns`,
-:mod:`matches.endings` and :mod:`matches.chat`; a :class:`~matches.errors.ServiceError`
+:mod:`matches.endings` and :mod:`matches.chat`; a :class:`~backgammon.errors.ServiceError`
 is shown to the player on the page they were on, with the HTTP status it carries.
 """
 
@@ -24,12 +24,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
 from . import chat, endings, selectors, turns
 from .board_svg import LastMove, board_geometry, board_svg, last_move_text
-from .errors import InvalidAction, ServiceError
 from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match, Vacation
 from .replay import ReplayError, replay_events

@@ -38,9 +38,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import UserAdmin
 from accounts.models import User
 from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
+from backgammon.errors import ServiceError
 from backgammon.paginators import EstimatedCountPaginator
 from matches.admin import GameMessageAdmin, MatchAdmin, message_context_html
-from matches.errors import ServiceError
 from matches.models import GameMessage, Match
 
 from . import selectors, services

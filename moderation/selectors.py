@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from backgammon.errors import Forbidden, NotFound
 from gammon import Termination
-from matches.errors import Forbidden, NotFound
 from matches.models import Game, GameMessage, Match
 
 from .models import Report, Suspension
@@ -105,8 +105,8 @@ def report_subject(
     A message is resolved only for a reader of its game (:func:`may_read_messages`):
     the report form shows its text. Anyone signed in may name a game (games are
     public); what they may file about it is :func:`moderation.services.report_create`'s
-    business. Raises :class:`~matches.errors.NotFound` (no such row) or
-    :class:`~matches.errors.Forbidden`.
+    business. Raises :class:`~backgammon.errors.NotFound` (no such row) or
+    :class:`~backgammon.errors.Forbidden`.
     """
     if message_id is not None:
         message = GameMessage.objects.select_related("game__match").filter(pk=message_id).first()

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction
 from gammon import Color
 from matches import chat, moderator_actions
-from matches.errors import Conflict, Forbidden, InvalidAction
 from matches.models import Game, GameMessage, Match
 from notifications.models import Notification
 from notifications.outbox import notify

@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from backgammon.errors import ServiceError
 from backgammon.inputs import positive_int
-from matches.errors import ServiceError
 
 from . import selectors, services
 from .forms import ReportForm

@@ -19,7 +19,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import exceptions, serializers, views
 from rest_framework.response import Response
 
-from matches.errors import ServiceError
+from backgammon.errors import ServiceError
 
 
 @extend_schema_serializer(

@@ -16,10 +16,10 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from backgammon.errors import Conflict
 from challenges import services as challenge_services
 from gammon import FixedDice
 from matches import record, turns
-from matches.errors import Conflict
 from matches.models import Game, GameEvent
 from tests.matches.api_helpers import token_client
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from backgammon.errors import InvalidAction
 from matches import clock
-from matches.errors import InvalidAction
 from matches.models import Game, Vacation
 from tests.factories import UserFactory
 from tests.matches.clock_helpers import start_game, white_opens

@@ -10,11 +10,11 @@ from datetime import date, timedelta
 import pytest
 
 from accounts.models import User
+from backgammon.errors import InvalidAction
 from challenges import services as challenge_services
 from challenges.models import Challenge
 from gammon import Termination
 from matches import clock, endings, timecontrol
-from matches.errors import InvalidAction
 from matches.models import Game, GameEvent, Match, Vacation
 from notifications import reminders
 from notifications.models import Notification

@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from backgammon.errors import Forbidden, InvalidAction
 from matches import chat
-from matches.errors import Forbidden, InvalidAction
 from matches.models import Game, GameMessage
 from notifications import delivery, inbox
 from notifications.models import Notification

@@ -18,11 +18,11 @@ import pytest
 from django.forms.models import model_to_dict
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound, ServiceError
 from challenges import services as challenge_services
 from challenges.models import Challenge
 from gammon import Color, FixedDice, Position
 from matches import chat, endings, record, turns
-from matches.errors import Conflict, Forbidden, InvalidAction, NotFound, ServiceError
 from matches.models import Game, Match
 from matches.signals import game_finished, match_finished
 

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction
 from matches import chat
-from matches.errors import Conflict, Forbidden, InvalidAction
 from matches.models import Game, GameEvent, GameMessage, Match
 from matches.replay import game_differences
 from moderation import services
