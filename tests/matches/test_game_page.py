@@ -140,7 +140,8 @@ def test_the_banner_speaks_to_the_mover_and_names_the_player_awaited(
     colour = "White" if game.turn_color == 0 else "Black"
     assert banner_of(watched) == f"{mover.public_name} ({colour}) to move, with 3-1"
     assert "Swap the dice" not in watched
-    assert "Alice 5-away, Bob 5-away" in mine
+    white, black = game.match.white.public_name, game.match.black.public_name  # drawn at random
+    assert f"{white} 5-away, {black} 5-away" in mine
 
 
 def test_a_pending_double_shows_its_new_value_on_the_offerers_side(game: Game) -> None:
