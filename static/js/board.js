@@ -197,6 +197,9 @@ function setUp() {
   if (!source || !figure || !form) return;
   const data = JSON.parse(source.textContent);
   const svg = figure.querySelector("svg");
+  // The board now holds buttons (its points): a group with its description, not an image
+  // (an img with focusable children is axe's "nested-interactive").
+  svg.setAttribute("role", "group");
   const panel = document.getElementById("move-panel");
   const status = document.getElementById("move-status");
   const diceLeft = document.getElementById("dice-left");

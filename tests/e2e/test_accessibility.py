@@ -1,0 +1,71 @@
+"""axe-core's accessibility rules on the main pages, in the three languages (issue 14).
+
+Each page is loaded as the player who uses it (the game page as the player who must
+move, with the board's move panel) and checked with axe-core through
+axe-playwright-python. A serious or critical violation fails the test, naming the rule,
+the page and the elements; minor and moderate ones are printed for a reviewer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from challenges import services as challenge_services
+from gammon import FixedDice
+from matches import record
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BLOCKING = {"serious", "critical"}
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    return list(Axe().run(page).response["violations"])
+
+
+@pytest.mark.parametrize("locale", ["en", "es", "ca"])
+def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
+    alice = UserFactory(username="alice", language=locale)
+    bob = UserFactory(username="bob", language=locale)
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
+    monkeypatch.setattr(challenge_services.secrets, "randbelow", lambda n: 0)
+    now = timezone.now()
+    challenge = challenge_services.challenge_create(
+        challenger=alice, opponent=bob, now=now, length=3
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    game = match.current_game
+    assert game is not None and game.turn_color.name == "WHITE"  # alice must move
+
+    pages = {
+        None: ["/"],
+        alice: [
+            "/dashboard/",
+            f"/games/{game.pk}/",
+            f"/matches/{match.pk}/",
+            "/challenges/new/",
+            "/accounts/profile/",
+        ],
+    }
+    blocking: list[str] = []
+    for user, paths in pages.items():
+        page = new_page(user=user, locale=locale)
+        for path in paths:
+            response = page.goto(path)
+            assert response.ok, f"{path}: {response.status}"
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("document.documentElement.lang") == locale, path
+            for found in violations(page):
+                where = ", ".join(node["target"][0] for node in found["nodes"][:5])
+                line = f"{locale} {path}: {found['id']} ({found['impact']}): {where}"
+                if found["impact"] in BLOCKING:
+                    blocking.append(line)
+                else:
+                    print(line)
+    assert not blocking, "axe-core found serious or critical violations:\n" + "\n".join(blocking)
