@@ -71,6 +71,7 @@ export class MoveBuilder {
     this.allDice = data.dice[0] === data.dice[1] ? Array(4).fill(data.dice[0]) : data.dice.slice();
     this.plays = new Map(data.plays.map((play) => [play.key, play]));
     this.memo = new Map();
+    this.swapped = false;
     this.reset();
   }
 
@@ -79,6 +80,16 @@ export class MoveBuilder {
     this.dice = this.allDice.slice();
     this.steps = [];
     this.history = [];
+  }
+
+  snapshot() {
+    return { board: this.board, dice: this.dice, steps: this.steps.slice() };
+  }
+
+  restore(state) {
+    this.board = state.board;
+    this.dice = state.dice;
+    this.steps = state.steps;
   }
 
   // Can a legal play still be reached from ``board`` with ``dice`` left?
@@ -103,47 +114,107 @@ export class MoveBuilder {
     return found;
   }
 
-  // Where the checker on ``from`` may go now: [{to, die, hit}], smallest die first.
-  destinations(from) {
-    if (this.complete()) return [];
-    const found = new Map();
-    for (const die of [...new Set(this.dice)].sort((a, b) => a - b)) {
+  // The dice left in the order a click plays them: the higher first, unless swapped.
+  order() {
+    const values = [...new Set(this.dice)].sort((a, b) => b - a);
+    return this.swapped ? values.reverse() : values;
+  }
+
+  // The die a click on ``from`` would play (the next in order that leads somewhere legal).
+  dieFor(from) {
+    if (this.complete()) return null;
+    for (const die of this.order()) {
       const step = applyStep(this.board, from, die);
-      if (!step || found.has(step.to)) continue;
-      if (this.reachable(step.board, without(this.dice, die))) {
-        found.set(step.to, { to: step.to, die, hit: step.hit });
-      }
+      if (step && this.reachable(step.board, without(this.dice, die))) return die;
     }
-    return [...found.values()];
+    return null;
+  }
+
+  // Every way to move the checker on ``from`` with one or more dice: Map to -> [dice].
+  paths(from) {
+    const found = new Map();
+    const walk = (board, at, dice, used) => {
+      for (const die of new Set(dice)) {
+        const step = applyStep(board, at, die);
+        if (!step) continue;
+        const rest = without(dice, die);
+        if (!this.reachable(step.board, rest)) continue;
+        const path = used.concat([die]);
+        if (!found.has(step.to) || found.get(step.to).length > path.length) found.set(step.to, path);
+        if (step.to !== OFF) walk(step.board, step.to, rest, path);
+      }
+    };
+    if (!this.complete()) walk(this.board, from, this.dice, []);
+    return found;
   }
 
   movable() {
-    return sources(this.board).filter((from) => this.destinations(from).length > 0);
+    return sources(this.board).filter((from) => this.dieFor(from) !== null);
   }
 
-  move(from, to) {
-    const choice = this.destinations(from).find((d) => d.to === to);
-    if (!choice) return false;
-    const step = applyStep(this.board, from, choice.die);
-    this.history.push({ board: this.board, dice: this.dice });
-    this.board = step.board;
-    this.dice = without(this.dice, choice.die);
-    this.steps.push({ from, to, die: choice.die, hit: step.hit });
+  // Play one checker from ``from`` by each die of ``dice`` in turn (one undo step).
+  play(from, dice) {
+    const before = this.snapshot();
+    let at = from;
+    const steps = this.steps.slice();
+    for (const die of dice) {
+      const step = applyStep(this.board, at, die);
+      if (!step) {
+        this.restore(before);
+        return false;
+      }
+      this.board = step.board;
+      this.dice = without(this.dice, die);
+      steps.push({ from: at, to: step.to, die, hit: step.hit });
+      at = step.to;
+    }
+    this.steps = steps;
+    this.history.push(before);
     return true;
+  }
+
+  moveBy(from) {
+    const die = this.dieFor(from);
+    return die !== null && this.play(from, [die]);
+  }
+
+  moveTo(from, to) {
+    const path = this.paths(from).get(to);
+    return Boolean(path) && this.play(from, path);
   }
 
   undo() {
     const last = this.history.pop();
-    if (!last) return;
-    this.board = last.board;
-    this.dice = last.dice;
-    this.steps.pop();
+    if (last) this.restore(last);
+  }
+
+  // Rebuild the board from a legal play's steps (when the player types its notation).
+  follow(play) {
+    this.reset();
+    for (const [from, to] of play.steps) {
+      const die = [...new Set(this.dice)].sort((a, b) => a - b).find((d) => {
+        const step = applyStep(this.board, from, d);
+        return step && step.to === to;
+      });
+      if (die === undefined || !this.play(from, [die])) return false;
+    }
+    return Boolean(this.complete());
   }
 
   complete() {
     return this.plays.get(boardKey(this.board)) || null;
   }
+
+  // The steps so far in notation, for the text box while the play is not complete.
+  notation() {
+    const play = this.complete();
+    if (play) return play.notation;
+    const name = (p) => (p === BAR ? "bar" : p === OFF ? "off" : String(p));
+    return this.steps.map((s) => `${name(s.from)}/${name(s.to)}${s.hit ? "*" : ""}`).join(" ");
+  }
 }
+
+const normalise = (text) => text.trim().toLowerCase().replace(/\s+/g, " ");
 
 // --------------------------------------------------------------------------- the page
 
@@ -203,56 +274,91 @@ function setUp() {
   const panel = document.getElementById("move-panel");
   const status = document.getElementById("move-status");
   const diceLeft = document.getElementById("dice-left");
-  const stepList = document.getElementById("step-list");
   const undo = document.getElementById("move-undo");
   const submit = document.getElementById("move-submit");
+  const input = form.querySelector("[name=play]");
   const confirmBox = document.getElementById("move-confirm");
   const confirmText = document.getElementById("move-confirm-text");
   const text = data.text;
   const builder = new MoveBuilder(data);
-  let selected = null;
+  const byNotation = new Map(data.plays.map((play) => [normalise(play.notation), play]));
+  let typed = false; // the board follows the text box: do not rewrite what was typed
+  let sending = false;
 
   const name = (target) => (target === BAR ? text.bar : target === OFF ? text.off : String(target));
   const targets = new Map(
     [...svg.querySelectorAll(".target")].map((el) => [Number(el.dataset.target), el]),
   );
 
-  function render() {
+  const send = (confirmed) => {
+    const play = builder.complete();
+    if (!play || sending) return;
+    sending = true;
+    input.value = play.notation;
+    form.querySelector("[name=confirm]").value = confirmed ? "on" : "";
+    figure.dataset.sending = "true";
+    form.submit();
+  };
+
+  function wouldComplete(from) {
+    const before = builder.snapshot();
+    const history = builder.history.length;
+    const done = builder.moveBy(from) && Boolean(builder.complete());
+    builder.restore(before);
+    builder.history.length = history;
+    return done;
+  }
+
+  function render(dests = new Map()) {
+    const wasTyped = typed;
+    typed = false;
     drawCheckers(svg, data, builder.board);
     const play = builder.complete();
     const movable = new Set(play ? [] : builder.movable());
-    if (selected !== null && !movable.has(selected)) selected = null;
-    const dests = new Map(selected === null ? [] : builder.destinations(selected).map((d) => [d.to, d]));
     for (const [target, el] of targets) {
       const canPick = movable.has(target);
       const isDest = dests.has(target);
       el.classList.toggle("movable", canPick);
-      el.classList.toggle("selected", target === selected);
       el.classList.toggle("dest", isDest);
-      if (canPick || isDest) {
+      el.dataset.completes = canPick && wouldComplete(target) ? "true" : "false";
+      if (canPick) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "button");
-        const count = target === BAR ? builder.board.bar[0] : target === OFF ? builder.board.off[0] : Math.max(builder.board.points[target - 1], 0);
-        const label = target === BAR || target === OFF ? name(target) : format(text.point, { point: target });
-        el.setAttribute("aria-label", isDest ? `${label}: ${text.go}` : `${label}, ${format(text.mine, { count })}`);
-        el.setAttribute("aria-pressed", target === selected ? "true" : "false");
+        const count = target === BAR ? builder.board.bar[0] : Math.max(builder.board.points[target - 1] || 0, 0);
+        const label = target === BAR ? name(target) : format(text.point, { point: target });
+        el.setAttribute("aria-label", `${label}, ${format(text.mine, { count })}: ${format(text.by, { die: builder.dieFor(target) })}`);
       } else {
-        ["tabindex", "role", "aria-label", "aria-pressed"].forEach((a) => el.removeAttribute(a));
+        ["tabindex", "role", "aria-label"].forEach((a) => el.removeAttribute(a));
       }
     }
-    // The dice: used ones are struck through, in the panel and on the board.
+    // The dice: used ones are struck through; the next one to play comes first.
     diceLeft.replaceChildren();
     const used = builder.steps.map((s) => s.die);
+    const order = builder.order();
+    const chips = [];
     const left = used.slice();
     for (const die of builder.allDice) {
-      const chip = document.createElement("span");
       const i = left.indexOf(die);
       const isUsed = i >= 0;
       if (isUsed) left.splice(i, 1);
-      chip.className = "die-chip" + (isUsed ? " used" : "");
-      chip.textContent = String(die);
-      diceLeft.appendChild(chip);
+      chips.push({ die, isUsed });
     }
+    chips.sort((a, b) => (a.isUsed - b.isUsed) || (order.indexOf(a.die) - order.indexOf(b.die)));
+    const swap = document.createElement("button");
+    swap.type = "button";
+    swap.className = "dice-swap";
+    swap.id = "dice-swap";
+    swap.title = text.swap;
+    swap.setAttribute("aria-label", `${text.swap}: ${order.join(", ")}`);
+    swap.disabled = order.length < 2;
+    for (const { die, isUsed } of chips) {
+      const chip = document.createElement("span");
+      chip.className = "die-chip" + (isUsed ? " used" : "") + (!isUsed && die === order[0] ? " next" : "");
+      chip.textContent = String(die);
+      swap.appendChild(chip);
+    }
+    swap.addEventListener("click", swapDice);
+    diceLeft.appendChild(swap);
     const svgDice = [...svg.querySelectorAll("g.die")];
     const double = builder.allDice.length === 4;
     const leftSvg = used.slice();
@@ -265,80 +371,158 @@ function setUp() {
         if (isUsed) leftSvg.splice(i, 1);
       }
       g.classList.toggle("used", isUsed);
+      g.classList.toggle("clickable", order.length > 1);
     });
-    // A button for every destination of the chosen checker, for keyboards and readers.
-    stepList.replaceChildren();
-    for (const d of dests.values()) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "secondary step";
-      button.textContent = `${name(selected)} → ${name(d.to)}${d.hit ? "*" : ""}`;
-      button.addEventListener("click", () => choose(d.to));
-      stepList.appendChild(button);
-    }
-    if (play) status.textContent = format(text.done, { play: play.notation });
-    else if (selected !== null) status.textContent = format(text.picked, { point: name(selected) });
-    else status.textContent = text.pick;
+    if (!wasTyped) input.value = builder.notation();
+    // Played by hand: sent at the last die, or confirmed first; typed: sent with Submit.
+    const auto = play && builder.steps.length > 0 && !wasTyped;
+    if (play && (wasTyped || !builder.steps.length)) status.textContent = format(text.typed, { play: play.notation });
+    else if (play) status.textContent = format(data.confirm ? text.done : text.sending, { play: play.notation });
+    else if (builder.steps.length) status.textContent = format(text.next, { die: order[0] });
+    else status.textContent = format(text.pick, { die: order[0] });
     undo.disabled = builder.steps.length === 0;
-    submit.disabled = !play;
-    confirmBox.hidden = true;
+    confirmBox.hidden = !(auto && data.confirm);
+    if (auto && data.confirm) confirmText.textContent = format(text.confirm, { play: play.notation });
+    if (auto && !data.confirm) send(false);
   }
 
-  function choose(target) {
-    if (selected !== null && target !== selected && builder.move(selected, target)) {
-      selected = null;
-      render();
-      const focusOn = submit.disabled ? [...targets.values()].find((el) => el.classList.contains("movable")) : submit;
-      if (focusOn) focusOn.focus();
-      return;
-    }
-    if (target === selected) selected = null;
-    else if (builder.destinations(target).length) selected = target;
-    else {
-      status.textContent = text.nowhere;
-      return;
-    }
+  function swapDice() {
+    builder.swapped = !builder.swapped;
     render();
+  }
+
+  function afterMove() {
+    render();
+    if (builder.complete()) {
+      if (data.confirm) document.getElementById("move-confirm-yes").focus();
+      return;
+    }
+    const next = [...targets.values()].find((el) => el.classList.contains("movable"));
+    if (next && document.activeElement && document.activeElement.closest("svg")) next.focus();
+  }
+
+  // A click plays the next die; a double-click bears off (undoing what its clicks did).
+  let clickMark = null;
+  function clicked(target) {
+    const now = Date.now();
+    if (!clickMark || now - clickMark.at > 500) clickMark = { at: now, target, state: builder.snapshot(), history: builder.history.length };
+    if (builder.moveBy(target)) afterMove();
+    else status.textContent = text.nowhere;
+  }
+  function doubleClicked(target) {
+    if (!clickMark || clickMark.target !== target) return;
+    const now = builder.snapshot();
+    const history = builder.history.slice();
+    builder.restore(clickMark.state);
+    builder.history.length = clickMark.history;
+    clickMark = null;
+    if (builder.moveTo(target, OFF)) return afterMove();
+    builder.restore(now);
+    builder.history = history;
   }
 
   for (const [target, el] of targets) {
-    el.addEventListener("click", () => choose(target));
+    el.addEventListener("click", () => {
+      if (dragged) {
+        dragged = false;
+        return;
+      }
+      if (el.classList.contains("movable")) clicked(target);
+    });
+    el.addEventListener("dblclick", () => doubleClicked(target));
     el.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
+      if ((event.key === "Enter" || event.key === " ") && el.hasAttribute("tabindex")) {
         event.preventDefault();
-        if (el.hasAttribute("tabindex")) choose(target);
+        clicked(target);
       }
     });
   }
+  svg.querySelectorAll("g.die").forEach((g) => g.addEventListener("click", swapDice));
+
+  // Drag and drop: a checker onto any point it can reach with one die or more.
+  let drag = null;
+  let dragged = false;
+  const toSvg = (event) => {
+    const pt = svg.createSVGPoint();
+    pt.x = event.clientX;
+    pt.y = event.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  };
+  const targetAt = (event) => {
+    const hit = document.elementsFromPoint(event.clientX, event.clientY).find((el) => el.classList && el.classList.contains("target"));
+    return hit ? Number(hit.dataset.target) : null;
+  };
+  svg.addEventListener("pointerdown", (event) => {
+    const el = event.target.closest && event.target.closest(".target.movable");
+    if (!el || event.button > 0) return;
+    drag = { from: Number(el.dataset.target), x: event.clientX, y: event.clientY, ghost: null, paths: null };
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+      drag.paths = builder.paths(drag.from);
+      const [fill, ink] = data.geometry.colors[data.color];
+      drag.ghost = document.createElementNS(SVG, "circle");
+      for (const [k, v] of Object.entries({ r: data.geometry.radius, fill, stroke: ink, "stroke-width": 2, class: "drag-checker" })) drag.ghost.setAttribute(k, v);
+      svg.appendChild(drag.ghost);
+      render(drag.paths);
+      svg.setPointerCapture && event.pointerId !== undefined && svg.setPointerCapture(event.pointerId);
+    }
+    const p = toSvg(event);
+    drag.ghost.setAttribute("cx", p.x);
+    drag.ghost.setAttribute("cy", p.y);
+    event.preventDefault();
+  });
+  const endDrag = (event) => {
+    if (!drag) return;
+    const { from, ghost, paths } = drag;
+    drag = null;
+    if (!ghost) return;
+    ghost.remove();
+    dragged = true;
+    setTimeout(() => { dragged = false; }, 0);
+    const to = event.type === "pointerup" ? targetAt(event) : null;
+    if (to !== null && to !== from && paths.has(to) && builder.moveTo(from, to)) return afterMove();
+    render();
+  };
+  svg.addEventListener("pointerup", endDrag);
+  svg.addEventListener("pointercancel", endDrag);
+
+  // The text box: what is typed moves the board when it names a legal play.
+  input.addEventListener("input", () => {
+    const play = byNotation.get(normalise(input.value));
+    if (play) {
+      builder.follow(play);
+      typed = true;
+      render();
+    } else if (!input.value.trim() && builder.steps.length) {
+      builder.reset();
+      typed = true;
+      render();
+    }
+  });
+  form.addEventListener("submit", () => {
+    const play = byNotation.get(normalise(input.value));
+    if (play) input.value = play.notation;
+    if (data.confirm && play) form.querySelector("[name=confirm]").value = "on";
+  });
   undo.addEventListener("click", () => {
     builder.undo();
-    selected = null;
     render();
   });
-  const send = () => {
-    const play = builder.complete();
-    if (!play) return;
-    form.querySelector("[name=play]").value = play.notation;
-    form.querySelector("[name=confirm]").value = data.confirm ? "on" : "";
-    form.submit();
-  };
-  submit.addEventListener("click", () => {
-    const play = builder.complete();
-    if (!play) return;
-    if (!data.confirm) return send();
-    confirmText.textContent = format(text.confirm, { play: play.notation });
-    confirmBox.hidden = false;
-    document.getElementById("move-confirm-yes").focus();
-  });
-  document.getElementById("move-confirm-yes").addEventListener("click", send);
+  document.getElementById("move-confirm-yes").addEventListener("click", () => send(true));
   document.getElementById("move-confirm-no").addEventListener("click", () => {
     builder.undo();
-    selected = null;
     render();
     undo.focus();
   });
   panel.hidden = false;
   figure.classList.add("ready");
+  document.querySelectorAll("form.swap-dice").forEach((f) => { f.hidden = true; });
+  const shown = byNotation.get(normalise(input.value));
+  if (shown) builder.follow(shown);
+  typed = Boolean(input.value.trim());
   render();
 }
 

@@ -11,22 +11,38 @@ def game_url(game: Game) -> str:
     return f"/games/{game.pk}/"
 
 
-def click_a_move(page: Any) -> str:
-    """Click checkers and destinations until the play is complete; return its notation.
+def click_a_move(page: Any) -> None:
+    """Click movable checkers, each playing the next die, until the play is sent.
 
-    Picks the first checker that can move and its first destination, step by step.
+    Without the confirm preference the page sends the play at the last die: the click on
+    a checker marked ``data-completes`` is the one that leaves the page. With it, the
+    page asks first and the test confirms.
     """
     for _ in range(8):
-        if page.locator("#move-submit").is_enabled():
+        checker = page.locator("svg.board .target.movable").first
+        if not checker.count():
             break
-        page.locator("svg.board .target.movable").first.click()
-        page.locator("svg.board .target.dest").first.click()
-    assert page.locator("#move-submit").is_enabled(), "the play never became complete"
-    return page.locator("#move-status").inner_text()
+        if checker.get_attribute("data-completes") == "true":
+            if page.locator("#move-confirm").count() and page_confirms(page):
+                checker.click()
+                with page.expect_navigation():
+                    page.locator("#move-confirm-yes").click()
+            else:
+                with page.expect_navigation():
+                    checker.click()
+            return
+        checker.click()
+    raise AssertionError("the play never became complete")
+
+
+def page_confirms(page: Any) -> bool:
+    import json
+
+    return bool(json.loads(page.locator("#board-data").text_content())["confirm"])
 
 
 def take_turn(page: Any, game: Game) -> None:
-    """Do what the page offers the player: roll, or move by clicking and submit."""
+    """Do what the page offers the player: roll, or move by clicking (sent at the last die)."""
     page.goto(game_url(game))
     roll = page.locator("form button", has_text="Roll")
     if roll.count():
@@ -34,5 +50,3 @@ def take_turn(page: Any, game: Game) -> None:
         page.wait_for_load_state()
     if page.locator("#move-panel").is_visible():
         click_a_move(page)
-        with page.expect_navigation():
-            page.locator("#move-submit").click()

@@ -94,3 +94,59 @@ def test_a_double_on_offer_shows_on_the_doublers_side(new_page, monkeypatch) -> 
     assert cube.get_attribute("data-value") == "2"
     assert cube.get_attribute("data-offered-by") in ("white", "black")
     shoot(page, "double-offered")
+
+
+def test_one_click_moves_play_the_higher_die_first_and_the_dice_swap(new_page, monkeypatch) -> None:
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    page.locator("#target-13").click()  # the 3 first: 13/10
+    assert page.locator("#id_play").input_value() == "13/10"
+    shoot(page, "one-click-half")
+    page.locator("#move-undo").click()
+    assert page.locator("#id_play").input_value() == ""
+    page.locator("#dice-swap").click()  # now the 1 first
+    page.locator("#target-24").click()
+    assert page.locator("#id_play").input_value() == "24/23"
+    assert page.locator("#target-13").get_attribute("data-completes") == "true"
+    with page.expect_navigation():
+        page.locator("#target-13").click()  # the last die: sent at once
+    game.refresh_from_db()
+    assert game.events.filter(notation="24/23 13/10").exists()
+
+
+def test_drag_and_drop_with_the_confirmation_and_undo(new_page, monkeypatch) -> None:
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    mover.confirm_moves = True
+    mover.save()
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    page.locator("#target-8").drag_to(page.locator("#target-4"))  # one checker, both dice
+    assert page.locator("#move-confirm").is_visible()
+    assert page.locator("svg.board g.stack[data-point='4']").get_attribute("data-count") == "1"
+    shoot(page, "confirm-move")
+    page.locator("#move-confirm-no").click()  # undo steps back the dragged checker
+    assert not page.locator("svg.board g.stack[data-point='4']").count()
+    assert page.locator("#id_play").input_value() == ""
+    page.locator("#target-6").drag_to(page.locator("#target-5"))
+    page.locator("#target-8").drag_to(page.locator("#target-5"))
+    assert "8/5 6/5" in page.locator("#move-confirm-text").inner_text()
+    with page.expect_navigation():
+        page.locator("#move-confirm-yes").click()
+    game.refresh_from_db()
+    assert game.events.filter(notation="8/5 6/5").exists()
+
+
+def test_typing_a_move_moves_the_board_and_one_submit_sends_it(new_page, monkeypatch) -> None:
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    assert page.locator("button[type=submit]", has_text="Send the move").count() == 0
+    assert page.locator("#move-submit").count() == 1
+    page.locator("#id_play").fill("24/23  13/10")
+    assert page.locator("svg.board g.stack[data-point='23']").get_attribute("data-count") == "1"
+    assert page.locator("svg.board g.stack[data-point='10']").get_attribute("data-count") == "1"
+    with page.expect_navigation():
+        page.locator("#move-submit").click()
+    game.refresh_from_db()
+    assert game.events.filter(notation="24/23 13/10").exists()

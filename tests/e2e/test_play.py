@@ -137,22 +137,19 @@ def test_clicking_undoing_and_confirming_a_move_in_spanish(new_page, monkeypatch
     page = new_page(user=mover, locale="es")
     page.goto(game_url(game))
     assert page.locator("html").get_attribute("lang") == "es"
-    assert page.locator("#move-status").inner_text() == "Elige una ficha para mover."
-    # 8/5 6/5: click the 8, then the 5; undo it; then play it again step by step.
+    assert page.locator("#move-status").inner_text().startswith("Pulsa una ficha para moverla 3")
+    # 8/5 6/5: a click on the 8 plays the 3 (the higher die first); undo it; then the 8 and
+    # the 6, and the page asks before sending.
     page.locator("#target-8").click()
-    assert page.locator("#target-5").get_attribute("class").split().count("dest") == 1
-    page.locator("#target-5").click()
     assert page.locator(".die-chip.used").count() == 1
+    assert page.locator("#id_play").input_value() == "8/5"
     page.locator("#move-undo").click()
     assert page.locator(".die-chip.used").count() == 0
     page.locator("#target-8").click()
-    page.locator("#target-5").click()
     page.locator("#target-6").click()
-    page.locator("#target-5").click()
-    assert "8/5 6/5" in page.locator("#move-status").inner_text()
-    page.locator("#move-submit").click()
     assert page.locator("#move-confirm").is_visible()
     assert "¿Enviar 8/5 6/5?" in page.locator("#move-confirm-text").inner_text()
+    assert page.locator("#id_play").input_value() == "8/5 6/5"
     with page.expect_navigation():
         page.locator("#move-confirm-yes").click()
     game.refresh_from_db()
@@ -170,17 +167,13 @@ def test_the_game_page_at_phone_width_and_by_keyboard(new_page, monkeypatch) -> 
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     box = page.locator("svg.board").bounding_box()
     assert box["width"] <= 360
-    # The keyboard alone: focus the 8, Enter, then the destination buttons.
+    # The keyboard alone: focus the 8, Enter (it plays the 3), then the 6, Enter (the 1),
+    # and the play is sent at the last die.
     page.locator("#target-8").focus()
     page.keyboard.press("Enter")
-    page.locator("#step-list button", has_text="8 → 5").focus()
-    page.keyboard.press("Enter")
     page.locator("#target-6").focus()
-    page.keyboard.press("Enter")
-    page.locator("#step-list button", has_text="6 → 5").press("Enter")
-    assert page.locator("#move-submit").is_enabled()
     with page.expect_navigation():
-        page.locator("#move-submit").press("Enter")
+        page.keyboard.press("Enter")
     game.refresh_from_db()
     assert game.events.filter(notation="8/5 6/5").exists()
     # The record: each move shows its position.
