@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -89,6 +90,54 @@ def challenge_create(
     challenge.save()
     challenge_created.send(sender=Challenge, challenge=challenge, now=now)
     return challenge
+
+
+@transaction.atomic
+def challenge_rematch(*, match_id: int, user: User, now: datetime) -> Challenge:
+    """Offer the other player of a finished match a new one with the same options.
+
+    Only its two players may, once it is over; a rematch already offered and still open
+    is not offered twice (a second click would otherwise send a second challenge).
+    """
+    try:
+        match = Match.objects.select_related("white", "black").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound(_("No such match.")) from None
+    if user.pk not in (match.white_id, match.black_id):
+        raise Forbidden(_("Only the players of a match can ask for a rematch."))
+    if match.status != Match.Status.FINISHED:
+        raise Conflict(
+            _("This match is still in play: a rematch is offered once it is over."),
+            code="match_in_play",
+        )
+    opponent = match.black if user.pk == match.white_id else match.white
+    assert isinstance(opponent, User)
+    if not opponent.is_active:
+        raise InvalidAction(_("This player can no longer be challenged."), code="opponent")
+    options: dict[str, Any] = {
+        "variant": match.variant,
+        "length": match.length,
+        "days_per_move": match.days_per_move,
+        "time_bank_days": match.time_bank_days,
+        "cube_limit": match.cube_limit,
+        "jacoby": match.jacoby,
+        "automatic_doubles": match.automatic_doubles,
+        "rated": match.rated,
+    }
+    pending = Challenge.objects.filter(
+        challenger=user,
+        opponent=opponent,
+        status=Challenge.Status.OPEN,
+        expires_at__gt=now,
+        **options,
+    )
+    if pending.exists():
+        raise Conflict(
+            _("You have already offered %(name)s this rematch."),
+            code="rematch_pending",
+            name=opponent.public_name,
+        )
+    return challenge_create(challenger=user, now=now, opponent=opponent, **options)
 
 
 def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:

@@ -14,4 +14,6 @@ urlpatterns = [
         views.challenge_withdraw,
         name="challenge_withdraw",
     ),
+    # The match page (matches') shows the button through the rematch_button tag.
+    path("matches/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
 ]

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from backgammon.errors import ServiceError
+from matches import views as match_views
 
 from . import selectors, services
 from .forms import ChallengeForm
@@ -128,3 +129,25 @@ def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @require_POST
 def challenge_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return _challenge_action(request, challenge_id, "withdraw")
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Offer the opponent of a finished match a new one with the same options. A refusal
+    is the match page again with the reason, and the refusal's status."""
+    try:
+        challenge = services.challenge_rematch(
+            match_id=match_id, user=_user(request), now=timezone.now()
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        response = match_views.match_detail(request, match_id)
+        response.status_code = error.status
+        return response
+    assert challenge.opponent is not None
+    messages.success(
+        request,
+        _("Your challenge has been sent to %(name)s.") % {"name": challenge.opponent.public_name},
+    )
+    return redirect("challenge_list")

@@ -192,7 +192,21 @@ def _draw_offered(world: World) -> None:
     world.refresh()
 
 
+def _finished(world: World) -> None:
+    """``opponent`` has resigned the match: it is over."""
+    _on_turn(world)
+    endings.game_resign(
+        game_id=world.game.pk,
+        player=world.opponent,
+        expected_ply=None,
+        now=timezone.now(),
+        whole_match=True,
+    )
+    world.refresh()
+
+
 SCENES: dict[str, Callable[[World], None]] = {
+    "finished": _finished,
     "on_turn": _on_turn,
     "rolling": _rolling,
     "doubled": _doubled,
@@ -345,6 +359,14 @@ CHECKS: list[Check] = [
           body=lambda w: {"text": "Hello"}),
     Check("matches/<int:match_id>/", "GET", (200, 200, 200, 200, S, 200), match_id),
     Check("matches/<int:match_id>/export.mat", "GET", (200, 200, 200, 200, S, 200), match_id),
+    # A rematch: either player, once the match is over (409 while it is in play).
+    Check("matches/<int:match_id>/rematch/", "GET", (L, 405, 405, 405, S, 405), match_id),
+    Check("matches/<int:match_id>/rematch/", "POST", (L, 403, 409, 409, S, 403), match_id,
+          label=" in play"),
+    # ``player``'s own challenge of the world, to ``opponent`` with the same options, is
+    # still open: the same rematch is not offered twice.
+    Check("matches/<int:match_id>/rematch/", "POST", (L, 403, 302, 409, S, 403), match_id,
+          scene="finished", label=" finished"),
     Check("api/matches/<object_id:pk>/export.mat", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
     Check("api/matches/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),

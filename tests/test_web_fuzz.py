@@ -221,6 +221,7 @@ TARGETS: dict[str, Target] = {
     ),
     "game_swap_dice": Target("/games/{id}/swap-dice/", {"id": GAME}, get=False),
     "match_detail": Target("/matches/{id}/", {"id": MATCH}, post=False),
+    "match_rematch": Target("/matches/{id}/rematch/", {"id": MATCH}, get=False),
     "match_export_mat": Target(
         "/matches/{id}/export.mat", {"id": MATCH}, query=("header",), post=False
     ),

@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from challenges.models import Challenge
 from challenges.selectors import challenges_open_to
+from matches.models import Match
 
 register = template.Library()
 
@@ -19,3 +20,18 @@ def challenges_to_me(context: template.Context) -> list[Challenge]:
         return []
     now = timezone.now()
     return [c for c in challenges_open_to(user).filter(opponent=user) if c.expires_at > now]
+
+
+@register.inclusion_tag("matches/_rematch.html", takes_context=True)
+def rematch_button(context: template.Context, match: Match) -> dict[str, object]:
+    """The "Rematch" button of a finished match's page, for its two players only (a tag,
+    so the matches' match page needs nothing of the challenges app, which owns the view)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    show = (
+        user is not None
+        and user.is_authenticated
+        and match.status == Match.Status.FINISHED
+        and user.pk in (match.white_id, match.black_id)
+    )
+    return {"show": show, "match": match, "csrf_token": context.get("csrf_token")}
