@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -190,6 +190,20 @@ def game_swap_dice(request: HttpRequest, game_id: int) -> HttpResponse:
     """Show the dice in the other order (display only, kept in the session)."""
     request.session[SWAP_DICE] = not request.session.get(SWAP_DICE, False)
     return redirect(reverse("game_detail", args=[game_id]) + "#board")
+
+
+def game_ply(request: HttpRequest, game_id: int) -> JsonResponse:
+    """``{"ply": n}``: what a game page left open polls to learn that the game moved on.
+
+    One indexed read of one column, no session write, so that many open tabs stay cheap;
+    the page reloads itself when the number differs from the one it was drawn at.
+    """
+    ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
+    if ply is None:
+        raise Http404
+    response = JsonResponse({"ply": ply})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def game_board_svg(request: HttpRequest, game_id: int) -> HttpResponse:

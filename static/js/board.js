@@ -572,5 +572,48 @@ function confirmForms() {
   }
 }
 
+// A page left open follows the game: a light poll of the game's ply every ~20 s, none
+// while the tab is hidden (and one at once when it shows again); a new ply reloads the
+// page, unless the player is in the middle of something (a move built, a message typed).
+function followGame() {
+  const live = document.getElementById("live-game");
+  if (!live) return;
+  const seconds = Number(live.dataset.seconds) || 20;
+  const busy = () => {
+    const text = document.getElementById("id_message_text");
+    const play = document.getElementById("id_play");
+    return Boolean((text && text.value.trim()) || (play && play.value.trim()));
+  };
+  let timer = null;
+  const poll = async () => {
+    timer = null;
+    if (document.visibilityState !== "visible") return;
+    try {
+      const response = await fetch(live.dataset.url, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (response.ok) {
+        const { ply } = await response.json();
+        if (String(ply) !== live.dataset.ply && !busy()) {
+          window.location.reload();
+          return;
+        }
+      }
+    } catch (error) {
+      // Offline or the server restarting: try again at the next tick.
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (timer === null && document.visibilityState === "visible") timer = setTimeout(poll, seconds * 1000);
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") {
+      clearTimeout(timer);
+      timer = null;
+    } else if (timer === null) poll();
+  });
+  schedule();
+}
+
 setUp();
 confirmForms();
+followGame();

@@ -7,6 +7,7 @@ a reviewer to look at.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -150,3 +151,22 @@ def test_typing_a_move_moves_the_board_and_one_submit_sends_it(new_page, monkeyp
         page.locator("#move-submit").click()
     game.refresh_from_db()
     assert game.events.filter(notation="24/23 13/10").exists()
+
+
+def test_a_page_left_open_follows_the_opponents_move(new_page, monkeypatch) -> None:
+    from playwright.sync_api import expect
+
+    game, mover, waiter = two_players(monkeypatch, FixedDice([(3, 1), (5, 2)]), length=3)
+    page = new_page(user=waiter)
+    page.clock.install()
+    page.goto(game_url(game))
+    assert page.locator("#banner").inner_text().startswith("Waiting for")
+    page.clock.fast_forward("00:21")  # a poll with nothing new: the page stays
+    expect(page.locator("#live-game")).to_have_attribute("data-ply", str(game.ply))
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply,
+        now=timezone.now(),
+    )  # fmt: skip
+    page.clock.fast_forward("00:21")
+    expect(page.locator("#banner")).to_have_text(re.compile(r"^Your turn: roll"))
+    shoot(page, "roll-or-double")

@@ -190,3 +190,15 @@ def test_a_spectator_cannot_ask_to_resign(game: Game, outsider: User) -> None:
         reverse("game_detail", args=[game.pk]), {"action": "resign", "ply": game.ply}
     )
     assert response.status_code == 400
+
+
+def test_the_ply_endpoint_tells_an_open_page_whether_the_game_moved_on(
+    game: Game, outsider: User
+) -> None:
+    url = reverse("game_ply", args=[game.pk])
+    response = Client().get(url)
+    assert response.status_code == 200 and response.json() == {"ply": game.ply}
+    assert response["Cache-Control"] == "no-store"
+    assert Client().get(reverse("game_ply", args=[game.pk + 999])).status_code == 404
+    page = client_for(outsider).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert f'data-url="{url}" data-ply="{game.ply}"' in page
