@@ -24,6 +24,7 @@ class UserAdmin(BaseUserAdmin):
                     "warning_hours",
                     "board_side",
                     "confirm_moves",
+                    "stay_after_move",
                     "vacation_days_per_year",
                 ]
             },

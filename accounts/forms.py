@@ -54,6 +54,7 @@ class PreferencesForm(forms.ModelForm):
             "warning_hours",
             "board_side",
             "confirm_moves",
+            "stay_after_move",
         ]
         widgets = {
             "digest_hour": forms.NumberInput(attrs={"min": 0, "max": 23}),

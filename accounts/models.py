@@ -54,6 +54,11 @@ class User(AbstractUser):
         default=False,
         help_text=_("Ask for confirmation before a move is sent."),
     )
+    stay_after_move = models.BooleanField(
+        _("stay on the game after moving"),
+        default=False,
+        help_text=_("Without it, sending a move takes you to the next game waiting for you."),
+    )
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=30
     )

@@ -156,6 +156,27 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         game.refresh_from_db()
         game.match.refresh_from_db()
         return _render_game(request, game, form=form, error=str(error), status=error.status)
+    if data["action"] == "move":
+        return _after_move(request, game)
+    return redirect("game_detail", game_id=game.pk)
+
+
+def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
+    """DailyGammon's habit: on to the next game waiting for the player, unless they stay.
+
+    The ``stay_after_move`` preference keeps them on the game they just moved in.
+    """
+    user = _user(request)
+    if not user.stay_after_move:
+        following = selectors.games_awaiting(user).exclude(pk=game.pk).first()
+        if following is not None:
+            opponent = following.match.player(following.match.color_of(user).other)  # type: ignore[union-attr]
+            messages.success(
+                request,
+                _("Move sent. Your next game, against %(name)s:")
+                % {"name": getattr(opponent, "public_name", str(opponent))},
+            )
+            return redirect("game_detail", game_id=following.pk)
     return redirect("game_detail", game_id=game.pk)
 
 

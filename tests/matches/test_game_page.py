@@ -202,3 +202,48 @@ def test_the_ply_endpoint_tells_an_open_page_whether_the_game_moved_on(
     assert Client().get(reverse("game_ply", args=[game.pk + 999])).status_code == 404
     page = client_for(outsider).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert f'data-url="{url}" data-ply="{game.ply}"' in page
+
+
+# --------------------------------------------------------------------------- after a move
+
+
+def second_game(white: User, black: User) -> Game:
+    now = timezone.now()
+    challenge = challenge_services.challenge_create(challenger=white, opponent=black, now=now)
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=black, now=now)
+    assert match.current_game is not None
+    return match.current_game
+
+
+def test_after_a_move_the_page_goes_on_to_the_next_game_waiting(
+    game: Game, outsider: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mover = game.match.player(game.turn_color)
+    monkeypatch.setattr(record, "dice", FixedDice([(4, 1)]))  # the outsider's game opens
+    other = second_game(outsider, mover)
+    if other.turn_color != other.match.color_of(mover):  # the colours are drawn at random
+        turns.game_play_move(
+            game_id=other.pk, player=outsider, play_text="13/9 24/23", expected_ply=other.ply,
+            now=timezone.now(),
+        )  # fmt: skip
+    response = client_for(mover).post(
+        reverse("game_detail", args=[game.pk]),
+        {"action": "move", "ply": game.ply, "play": "8/5 6/5"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game_detail", args=[other.pk])
+
+
+def test_the_stay_preference_keeps_the_player_on_the_game(
+    game: Game, outsider: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mover = game.match.player(game.turn_color)
+    mover.stay_after_move = True
+    mover.save()
+    monkeypatch.setattr(record, "dice", FixedDice([(4, 1)]))
+    second_game(outsider, mover)
+    response = client_for(mover).post(
+        reverse("game_detail", args=[game.pk]),
+        {"action": "move", "ply": game.ply, "play": "8/5 6/5"},
+    )
+    assert response["Location"] == reverse("game_detail", args=[game.pk])
