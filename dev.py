@@ -174,7 +174,15 @@ def check_wheel(python: Path, tmp: Path) -> None:
 
 
 #: The Django apps that the second mypy run checks (default mode, pyproject's flags).
-MYPY_APPS = ["backgammon", "accounts", "stats", "moderation"]
+MYPY_APPS = [
+    "backgammon",
+    "accounts",
+    "matches",
+    "challenges",
+    "notifications",
+    "stats",
+    "moderation",
+]
 
 
 def cmd_check(args: list[str]) -> int:
@@ -185,7 +193,7 @@ def cmd_check(args: list[str]) -> int:
         ("ruff format --check", [bin_path(VENV, "ruff"), "format", "--check", "."]),
         ("mypy --strict gammon", [bin_path(VENV, "mypy"), "--strict", "gammon"]),
         # The apps, with django-stubs and djangorestframework-stubs ([tool.mypy] in
-        # pyproject.toml). matches/ is left out until it is split (issue 13).
+        # pyproject.toml).
         ("mypy apps", [bin_path(VENV, "mypy"), *MYPY_APPS]),
         ("makemigrations --check", [python, "manage.py", "makemigrations", "--check", "--dry-run"]),
     ]

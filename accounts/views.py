@@ -9,14 +9,13 @@ from rest_framework.authtoken.models import Token
 
 from accounts.forms import PreferencesForm
 from accounts.middleware import activate_user_preferences
-from accounts.models import User
+from accounts.requests import signed_in_user
 from accounts.services import user_api_token_regenerate, user_api_token_revoke, user_language_set
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    assert isinstance(user, User)
+    user = signed_in_user(request)
     status = 200
     if request.method == "POST":
         form = PreferencesForm(request.POST, instance=user)
@@ -36,8 +35,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
-    assert isinstance(request.user, User)
-    user_api_token_regenerate(user=request.user)
+    user_api_token_regenerate(user=signed_in_user(request))
     messages.success(request, _("A new API token has been created."))
     return redirect("profile")
 
@@ -45,8 +43,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_revoke(request: HttpRequest) -> HttpResponse:
-    assert isinstance(request.user, User)
-    if user_api_token_revoke(user=request.user):
+    if user_api_token_revoke(user=signed_in_user(request)):
         messages.success(request, _("Your API token has been revoked."))
     return redirect("profile")
 
@@ -56,6 +53,5 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """Django's ``set_language``; a signed-in user's choice is also saved on the profile."""
     response = i18n.set_language(request)
     if request.user.is_authenticated:
-        assert isinstance(request.user, User)
-        user_language_set(user=request.user, language=request.POST.get("language", ""))
+        user_language_set(user=signed_in_user(request), language=request.POST.get("language", ""))
     return response

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.api.views import APIView
 from backgammon.errors import InvalidAction
 from matches.api import ERRORS_WRITE, OBJECT_ID, match_data
@@ -34,7 +35,7 @@ class ChallengeListView(APIView):
         responses={200: ChallengeSerializer(many=True), 401: ERRORS_WRITE[401]},
     )
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = signed_in_user(request)
         received = selectors.challenges_open_to(user).values("pk")
         sent = selectors.challenges_sent_by(user).values("pk")
         challenges = (
@@ -66,7 +67,7 @@ class ChallengeListView(APIView):
                     _("There is no player called %(name)s."), code="opponent", name=username
                 )
         challenge = services.challenge_create(
-            challenger=request.user, opponent=opponent, now=timezone.now(), **data
+            challenger=signed_in_user(request), opponent=opponent, now=timezone.now(), **data
         )
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
@@ -82,7 +83,9 @@ class ChallengeAcceptView(APIView):
         description="Accept a challenge: the match starts at once (colours drawn at random).",
     )
     def post(self, request: Request, pk: int) -> Response:
-        match = services.challenge_accept(challenge_id=pk, user=request.user, now=timezone.now())
+        match = services.challenge_accept(
+            challenge_id=pk, user=signed_in_user(request), now=timezone.now()
+        )
         return Response(match_data(match.pk), status=status.HTTP_201_CREATED)
 
 
@@ -98,7 +101,7 @@ class ChallengeDeclineView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         challenge = services.challenge_decline(
-            challenge_id=pk, user=request.user, now=timezone.now()
+            challenge_id=pk, user=signed_in_user(request), now=timezone.now()
         )
         return Response(ChallengeSerializer(challenge).data)
 
@@ -115,6 +118,6 @@ class ChallengeWithdrawView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         challenge = services.challenge_withdraw(
-            challenge_id=pk, user=request.user, now=timezone.now()
+            challenge_id=pk, user=signed_in_user(request), now=timezone.now()
         )
         return Response(ChallengeSerializer(challenge).data)

@@ -179,7 +179,7 @@ def create_demo_data(*, users: Sequence[User], stdout: TextIO) -> None:
         stdout.write(f"Created demo match #{match.pk}: {_describe(match)}\n")
     for message, challenger_name, opponent_name, options in CHALLENGES:
         challenger = by_name[challenger_name]
-        opponent = by_name[opponent_name] if opponent_name else None
+        invited = by_name[opponent_name] if opponent_name else None
         exists = Challenge.objects.filter(
             challenger=challenger,
             message=message,
@@ -190,7 +190,7 @@ def create_demo_data(*, users: Sequence[User], stdout: TextIO) -> None:
             stdout.write(f"Demo challenge already open: {message}\n")
             continue
         challenge = services.challenge_create(
-            challenger=challenger, opponent=opponent, now=now, message=message, **options
+            challenger=challenger, opponent=invited, now=now, message=message, **options
         )
-        to = opponent.username if opponent else "anyone"
+        to = invited.username if invited else "anyone"
         stdout.write(f"Created demo challenge #{challenge.pk} by {challenger} to {to}\n")

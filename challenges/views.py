@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 from matches import views as match_views
 
@@ -23,15 +23,9 @@ from . import selectors, services
 from .forms import ChallengeForm
 
 
-def _user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
-
-
 @login_required
 def challenge_list(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
+    user = signed_in_user(request)
     now = timezone.now()
     open_to = [c for c in selectors.challenges_open_to(user) if c.expires_at > now]
     return render(
@@ -48,7 +42,7 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def challenge_new(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
+    user = signed_in_user(request)
     status = 200
     if request.method == "POST":
         form = ChallengeForm(request.POST)
@@ -90,7 +84,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
 
 
 def _challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
-    user = _user(request)
+    user = signed_in_user(request)
     now = timezone.now()
     try:
         if action == "accept":
@@ -138,7 +132,7 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     is the match page again with the reason, and the refusal's status."""
     try:
         challenge = services.challenge_rematch(
-            match_id=match_id, user=_user(request), now=timezone.now()
+            match_id=match_id, user=signed_in_user(request), now=timezone.now()
         )
     except ServiceError as error:
         messages.error(request, str(error))

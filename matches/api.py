@@ -9,7 +9,7 @@ against the schema needs no other knowledge of the rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -21,13 +21,15 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.api.errors import ErrorSerializer
 from backgammon.api.views import APIView
 from backgammon.errors import Forbidden, NotFound
@@ -81,7 +83,8 @@ def _score_before(game: Game) -> tuple[int, int]:
         return 0, 0
     earlier = game.match.games.filter(number__lt=game.number, winner__isnull=False)
     for winner, points in earlier.values_list("winner", "points"):
-        score[winner] += points
+        if winner is not None:  # always (winner__isnull=False); the column is nullable
+            score[winner] += points
     return score[0], score[1]
 
 
@@ -289,7 +292,7 @@ class MatchListView(APIView):
     )
     def get(self, request: Request) -> Response:
         last_game = Game.objects.filter(match=OuterRef("pk")).order_by("-number").values("pk")
-        matches = selectors.matches_of(request.user).annotate(
+        matches = selectors.matches_of(signed_in_user(request)).annotate(
             current_game_pk=Subquery(last_game[:1])
         )
         return Response(MatchListSerializer(matches, many=True).data)
@@ -321,13 +324,14 @@ class AlwaysJSONErrors(BaseContentNegotiation):
     """The first renderer (JSON) whatever the client accepts: the view's success is a
     file it builds itself, and its errors stay in the API's error shape."""
 
-    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
-        return parsers[0]
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser:
+        return next(iter(parsers))
 
     def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
-    ) -> tuple[Any, str]:
-        return renderers[0], renderers[0].media_type
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
 
 
 class MatchExportView(APIView):
@@ -411,10 +415,11 @@ class GameMessagesView(APIView):
         game = Game.objects.select_related("match").filter(pk=pk).first()
         if game is None:
             raise NotFound(_("No such game."))
-        messages = selectors.game_messages(game, request.user)
+        user = signed_in_user(request)
+        messages = selectors.game_messages(game, user)
         if messages is None:
             raise Forbidden(_("You are not playing in this game."))
-        messages_shown.send(sender=Game, game=game, user=request.user, now=timezone.now())
+        messages_shown.send(sender=Game, game=game, user=user, now=timezone.now())
         return Response(GameMessageSerializer(messages, many=True).data)
 
     @extend_schema(
@@ -435,7 +440,10 @@ class GameMessagesView(APIView):
         body = GameMessageCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         message = chat.game_message_post(
-            game_id=pk, author=request.user, text=body.validated_data["text"], now=timezone.now()
+            game_id=pk,
+            author=signed_in_user(request),
+            text=body.validated_data["text"],
+            now=timezone.now(),
         )
         return Response(GameMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
@@ -458,8 +466,9 @@ class GameActionView(APIView):
         body = self.body(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        game = self.call(game_id=pk, player=request.user, expected_ply=data.pop("ply"), data=data)
-        payload = game_payload(game, request.user, new_events=game.new_events)
+        player = signed_in_user(request)
+        game = self.call(game_id=pk, player=player, expected_ply=data.pop("ply"), data=data)
+        payload = game_payload(game, player, new_events=game.new_events)
         return Response(payload)
 
 
@@ -471,28 +480,26 @@ def _action_view(
 ) -> type[GameActionView]:
     """A documented view class for one action (they differ only in the service they call)."""
 
-    def _call(
-        self: GameActionView, *, game_id: int, player: User, expected_ply: int, data: dict
-    ) -> Game:
-        return call(game_id, player, expected_ply, data)
+    class View(GameActionView):
+        def call(
+            self, *, game_id: int, player: User, expected_ply: int, data: dict[str, Any]
+        ) -> Game:
+            return call(game_id, player, expected_ply, data)
 
-    def post(self: GameActionView, request: Request, pk: int) -> Response:
-        return GameActionView.post(self, request, pk)
+        @extend_schema(
+            operation_id=f"games_{name.replace('-', '_')}",
+            summary=summary,
+            description=summary,
+            parameters=[OBJECT_ID],
+            request=body,
+            responses={200: GameSerializer, **ERRORS_WRITE},
+        )
+        def post(self, request: Request, pk: int) -> Response:
+            return super().post(request, pk)
 
-    view = type(
-        f"Game{name.title().replace('-', '')}View",
-        (GameActionView,),
-        {"body": body, "call": _call, "post": post},
-    )
-    view.post = extend_schema(  # type: ignore[method-assign]
-        operation_id=f"games_{name.replace('-', '_')}",
-        summary=summary,
-        description=summary,
-        parameters=[OBJECT_ID],
-        request=body,
-        responses={200: GameSerializer, **ERRORS_WRITE},
-    )(view.post)
-    return view
+    View.body = body
+    View.__name__ = View.__qualname__ = f"Game{name.title().replace('-', '')}View"
+    return View
 
 
 def _now() -> Any:

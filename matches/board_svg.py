@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from gammon import Color, InvalidIdError, Position, Step, position_id
+from gammon import BoardView, Color, InvalidIdError, Position, Step, position_id
 
 if TYPE_CHECKING:
     from .models import Game
@@ -52,7 +52,7 @@ HEIGHT = Y1 + FRAME + NUM + INFO
 SHOWN = 5  # checkers drawn on one point; more are counted
 SLAB = 10  # height of a borne-off checker seen edgeways
 
-COLORS = {
+COLORS: dict[str, str] = {
     "surface": "#e9dcc0",
     "frame": "#5c3317",
     "dark": "#8b3a1e",
@@ -61,7 +61,10 @@ COLORS = {
     "frame_text": "#fbfaf7",
     "last_move": "#6a1b9a",  # the outline of the last move's points, on a light halo
     "halo": "#fbfaf7",
-    Color.WHITE: ("#fbfaf7", "#1d1d1b"),  # fill, stroke/text
+}
+#: A side's checkers (and dice): fill, stroke/text.
+CHECKER_COLORS: dict[Color, tuple[str, str]] = {
+    Color.WHITE: ("#fbfaf7", "#1d1d1b"),
     Color.BLACK: ("#26231f", "#fbfaf7"),
 }
 
@@ -228,7 +231,7 @@ def board_svg(
     # Borne-off checkers: the viewer's in the bottom tray, the opponent's in the top one.
     for who, index in ((viewer_color, 0), (opponent, 1)):
         count = seen.off[index]
-        fill, ink = COLORS[who]
+        fill, ink = CHECKER_COLORS[who]
         canvas.add(f'<g class="off" data-color="{_key(who)}" data-count="{count}">')
         for k in range(count):
             y = (Y1 - (k + 1) * SLAB) if index == 0 else (Y0 + k * SLAB)
@@ -244,7 +247,7 @@ def board_svg(
     # The dice, on the half of the board of whoever rolled them.
     if dice:
         shown = list(reversed(dice)) if swap_dice else list(dice)
-        fill, ink = COLORS[on_roll]
+        fill, ink = CHECKER_COLORS[on_roll]
         half = RX if on_roll == viewer_color else LX
         size = 36
         start = half + HALF / 2 - size - 6
@@ -283,7 +286,7 @@ def board_svg(
     # Names, score and pip counts: the opponent above the board, the viewer below.
     pips = seen.pip_count()
     for who, pip, y in ((opponent, pips[1], INFO - 9), (viewer_color, pips[0], HEIGHT - 9)):
-        fill, ink = COLORS[who]
+        fill, ink = CHECKER_COLORS[who]
         canvas.add(
             f'<circle cx="{canvas.x(SIDE + 8):g}" cy="{y - 5:g}" r="7" fill="{fill}" '
             f'stroke="{COLORS["text"]}" stroke-width="1.5"/>'
@@ -308,9 +311,9 @@ def board_svg(
     # Click and focus targets for the page's script (transparent; inert without it):
     # the viewer's points 1-24, their half of the bar (25) and their tray (0).
     canvas.add('<g class="targets">')
-    for target, (x, y, w, h) in _targets().items():
+    for target, box in _targets().items():
         canvas.rect(
-            x, y, w, h, "transparent", class_="target", id=f"target-{target}",
+            *box, "transparent", class_="target", id=f"target-{target}",
             data_target=target,
         )  # fmt: skip
     canvas.add("</g>")
@@ -347,6 +350,7 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
     canvas.add(
         f'<g class="last-move" data-color="{_key(last.color)}" pointer-events="none" fill="none">'
     )
+    x: float  # a point's left edge (the bar's and the tray's are whole)
     for point in sorted(roles, reverse=True):  # mover's numbering, bar first
         role = " ".join(sorted(roles[point]))
         if point == 25:
@@ -409,7 +413,7 @@ def board_geometry(home_side: str = "right") -> dict[str, object]:
         "radius": CH / 2 - 1,
         "shown": SHOWN,
         "shown_bar": 4,
-        "colors": {_key(c): list(COLORS[c]) for c in Color},
+        "colors": {_key(c): list(CHECKER_COLORS[c]) for c in Color},
     }
 
 
@@ -437,7 +441,7 @@ def _stack(
     where: str,
     shown: int = SHOWN,
 ) -> None:
-    fill, ink = COLORS[owner]
+    fill, ink = CHECKER_COLORS[owner]
     canvas.add(f'<g class="checkers" {where} data-color="{_key(owner)}" data-count="{count}">')
     for cy in centres:
         canvas.add(
@@ -475,7 +479,7 @@ def _die(canvas: _Canvas, x: float, y: float, size: float, value: int, fill: str
     canvas.add("</g>")
 
 
-def _side_words(seen: Position, index: int) -> str:
+def _side_words(seen: BoardView, index: int) -> str:
     """``"2 on 24, 5 on 13; 1 on the bar; 3 borne off"`` for one side of ``seen``."""
     sign = 1 if index == 0 else -1
     stacks = []
@@ -497,7 +501,7 @@ def _side_words(seen: Position, index: int) -> str:
 
 def _describe(
     position: Position,
-    seen: Position,
+    seen: BoardView,
     viewer: Color,
     names: tuple[str, str],
     dice: Sequence[int] | None,

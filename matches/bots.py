@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
+from typing import TypedDict
 
 from accounts.models import User
 from gammon import legal_plays
@@ -15,11 +16,20 @@ from . import record, turns
 from .models import Game, Match
 
 
+class _TurnArgs(TypedDict):
+    """The arguments every turn service takes."""
+
+    game_id: int
+    player: User
+    expected_ply: int
+    now: datetime
+
+
 def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float = 0.0) -> Game:
     """Make one action for whoever must act in ``game``; returns the game after it."""
     match: Match = game.match
     user: User = match.white if game.turn == 0 else match.black
-    common = {"game_id": game.pk, "player": user, "expected_ply": game.ply, "now": now}
+    common = _TurnArgs(game_id=game.pk, player=user, expected_ply=game.ply, now=now)
     if game.state == Game.State.DOUBLED:
         if rng.random() < 0.5:
             return turns.game_take(**common)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date, datetime, timedelta
+from typing import TypedDict
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -137,6 +138,7 @@ def reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) ->
         .select_for_update(of=("self",))
     )
     for game in games:
+        assert game.deadline_at is not None  # deadline_at__gt above
         left = timecontrol.running_time(now, game.deadline_at, before)
         game.deadline_at = timecontrol.extend(now, left, after)
         game.save(update_fields=["deadline_at"])
@@ -231,7 +233,7 @@ def _vacation_locked(vacation_id: int) -> tuple[Vacation, User]:
     """The vacation and its player, the player's row locked (one change at a time, as
     :func:`vacation_take` does) and the vacation read after the lock."""
     user_id = Vacation.objects.filter(pk=vacation_id).values_list("user_id", flat=True).first()
-    user = User.objects.select_for_update().filter(pk=user_id).first()
+    user = None if user_id is None else User.objects.select_for_update().filter(pk=user_id).first()
     vacation = Vacation.objects.select_for_update().filter(pk=vacation_id).first()
     if user is None or vacation is None or vacation.user_id != user.pk:
         raise InvalidAction(_("There is no such vacation."), code="no_vacation")
@@ -297,7 +299,16 @@ def away_until(user: User, now: datetime) -> date | None:
     return vacation.end if vacation else None
 
 
-def game_clock(game: Game, now: datetime) -> dict[str, object]:
+class GameClock(TypedDict):
+    """The clock of the player on turn (all None once the game is over)."""
+
+    deadline_at: datetime | None
+    move_deadline_at: datetime | None
+    bank: timedelta | None
+    away_until: date | None
+
+
+def game_clock(game: Game, now: datetime) -> GameClock:
     """What the game page and the API show about the clock of the player on turn."""
     if game.is_finished or game.deadline_at is None:
         return {"deadline_at": None, "move_deadline_at": None, "bank": None, "away_until": None}

@@ -283,7 +283,9 @@ def _update_rows(rows: Sequence[models.Model], fields: Iterable[str]) -> None:
     shared: dict[str, Any] = {}
     differing: list[str] = []
     for name in sorted(fields):
-        attname = model._meta.get_field(name).attname
+        field = model._meta.get_field(name)
+        assert isinstance(field, models.Field)  # a column of the row, not a reverse relation
+        attname = field.attname
         first = getattr(rows[0], attname)
         if all(getattr(row, attname) == first for row in rows):
             shared[attname] = first

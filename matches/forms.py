@@ -84,7 +84,8 @@ class GameActionForm(forms.Form):
     confirm = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its type allows None)
         action = data.get("action")
         if action == "move" and not (data.get("play") or "").strip():
             self.add_error("play", _("Write your move, for example 24/18 13/11."))

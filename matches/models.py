@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from gammon import BoardView, Color, Position, Termination, Variant
 
 from .state import EventKind, GameState, Stage
@@ -116,7 +117,7 @@ class Match(MatchOptions):
     def get_absolute_url(self) -> str:
         return reverse("match_detail", args=[self.pk])
 
-    def player(self, color: Color) -> models.Model:
+    def player(self, color: Color) -> User:
         return self.white if color == Color.WHITE else self.black
 
     def color_of(self, user: object) -> Color | None:

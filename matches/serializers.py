@@ -8,10 +8,9 @@ here changes a row.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
@@ -21,6 +20,9 @@ from backgammon.api.errors import ErrorSerializer
 
 from .models import MAX_CUBE_LIMIT, GameEvent, GameMessage, Match, VariantChoice
 from .selectors import Decision
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 COLORS = ("white", "black")
 
@@ -104,7 +106,7 @@ class StrictBooleanField(serializers.BooleanField):
 NO_NUL = RegexValidator(r"^[^\x00]+\Z", message=ProhibitNullCharactersValidator.message)
 
 
-def not_blank(message: str | Promise) -> RegexValidator:
+def not_blank(message: StrOrPromise) -> RegexValidator:
     """Something besides whitespace, and no NUL; ``message`` says what to write."""
     return RegexValidator(r"^[^\x00]*[^\s\x00][^\x00]*\Z", message=message)
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 
 from . import clock
@@ -32,12 +33,6 @@ from .models import Vacation
 class VacationForm(forms.Form):
     start = forms.DateField(label=gettext_lazy("First day"), widget=IsoDateInput)
     end = forms.DateField(label=gettext_lazy("Last day"), widget=IsoDateInput)
-
-
-def _user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
 
 
 def _local_today(user: User, now: datetime) -> date:
@@ -51,7 +46,7 @@ def _render(
     error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    user = _user(request)
+    user = signed_in_user(request)
     now = timezone.now()
     today = _local_today(user, now)
     allowance = user.vacation_days_per_year
@@ -86,7 +81,7 @@ def vacation_list(request: HttpRequest) -> HttpResponse:
         return _render(request, form=form, status=400)
     try:
         vacation = clock.vacation_take(
-            user=_user(request),
+            user=signed_in_user(request),
             start=form.cleaned_data["start"],
             end=form.cleaned_data["end"],
             now=timezone.now(),
@@ -106,7 +101,9 @@ def vacation_list(request: HttpRequest) -> HttpResponse:
 def vacation_cancel(request: HttpRequest, vacation_id: int) -> HttpResponse:
     """Cancel a vacation that has not started, or end a running one now."""
     try:
-        clock.vacation_cancel(user=_user(request), vacation_id=vacation_id, now=timezone.now())
+        clock.vacation_cancel(
+            user=signed_in_user(request), vacation_id=vacation_id, now=timezone.now()
+        )
     except ServiceError as error:
         return _render(request, error=str(error), status=error.status)
     messages.success(request, _("Your vacation has been cancelled."))

@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
@@ -38,18 +39,12 @@ from .signals import game_shown
 SWAP_DICE = "matches.swap_dice"
 
 
-def _user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
-
-
 # --------------------------------------------------------------------------- dashboard
 
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
+    user = signed_in_user(request)
     awaiting = list(selectors.games_awaiting(user))
     waiting_ids = {game.pk for game in awaiting}
     others = [game for game in selectors.games_of(user) if game.pk not in waiting_ids]
@@ -70,7 +65,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 def next_game(request: HttpRequest) -> HttpResponse:
     """The most urgent game waiting for the player, or the dashboard when there is none."""
-    game = selectors.games_awaiting(_user(request)).first()
+    game = selectors.games_awaiting(signed_in_user(request)).first()
     if game is None:
         messages.info(request, _("No game is waiting for you. Well done!"))
         return redirect("dashboard")
@@ -93,7 +88,6 @@ def _game_row(game: Game, user: User, away: dict[int, Vacation] | None = None) -
     color = match.color_of(user)
     assert color is not None
     opponent = match.player(color.other)
-    assert isinstance(opponent, User)
     return GameRow(
         game=game,
         opponent=opponent,
@@ -138,6 +132,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
+    user = signed_in_user(request)
     form = GameActionForm(request.POST)
     if not form.is_valid():
         return _render_game(request, game, form=form, status=400)
@@ -145,13 +140,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         if data["action"] == "resign" and not data["confirm"]:
             # A resignation is asked twice, with what it costs (the dialog does it with JS).
-            selectors.game_resignation_cost(game, _user(request))
+            selectors.game_resignation_cost(game, user)
             return _render_game(request, game, form=form, pending_resign=True)
-        if data["action"] == "move" and _user(request).confirm_moves and not data["confirm"]:
+        if data["action"] == "move" and user.confirm_moves and not data["confirm"]:
             # The player asked to confirm every move: show it before it is sent.
             play = selectors.game_preview_play(game, data["play"].strip())
             return _render_game(request, game, form=form, pending_play=str(play))
-        _act(game, _user(request), data)
+        _act(game, user, data)
     except ServiceError as error:
         game.refresh_from_db()
         game.match.refresh_from_db()
@@ -166,7 +161,7 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
 
     The ``stay_after_move`` preference keeps them on the game they just moved in.
     """
-    user = _user(request)
+    user = signed_in_user(request)
     if not user.stay_after_move:
         following = selectors.games_awaiting(user).exclude(pk=game.pk).first()
         if following is not None:
@@ -272,7 +267,9 @@ def _render_game(
         svg = _board_at(game, events, shown_ply, board, last_move)
     awaiting_elsewhere = 0
     if color is not None:
-        awaiting_elsewhere = selectors.games_awaiting(_user(request)).exclude(pk=game.pk).count()
+        awaiting_elsewhere = (
+            selectors.games_awaiting(signed_in_user(request)).exclude(pk=game.pk).count()
+        )
     on_turn = match.player(game.turn_color)
     away = {} if game.is_finished else selectors.vacations_current([on_turn.pk], timezone.now())
     play_value = ""
@@ -333,7 +330,7 @@ def _last_move(game: Game, events: list[GameEvent], ply: int | None = None) -> L
     shown = sorted((e for e in events if ply is None or e.ply <= ply), key=lambda e: e.ply)
     kinds = (GameEvent.Kind.MOVE, GameEvent.Kind.PASS)
     last = next((e for e in reversed(shown) if e.kind in kinds and e.color is not None), None)
-    if last is None:
+    if last is None or last.color is None:  # (the second for the type checker)
         return None
     dice = (last.die1, last.die2) if last.die1 and last.die2 else None
     notation = "pass" if last.kind == GameEvent.Kind.PASS else (last.notation or "pass")
@@ -671,12 +668,12 @@ def game_message_post(request: HttpRequest, game_id: int) -> HttpResponse:
     A refusal is the game page again with the reason on top and the error's status (a
     game that does not exist: the 404 page), and nothing stored.
     """
-    user = request.user
-    assert isinstance(user, User)
+    user = signed_in_user(request)
     form = GameMessageForm(request.POST)
     try:
         if not form.is_valid():
-            raise InvalidAction(form.errors["text"][0], code="invalid_message")
+            # ErrorList[i] is the message text (a str), whatever the stubs allow.
+            raise InvalidAction(str(form.errors["text"][0]), code="invalid_message")
         chat.game_message_post(
             game_id=game_id, author=user, text=form.cleaned_data["text"], now=timezone.now()
         )

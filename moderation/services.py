@@ -277,8 +277,7 @@ def match_adjudicate(
     )
     for color in (Color.WHITE, Color.BLACK):
         player = match.player(color)
-        # Match.player is typed Model until matches/ is typed (issue 13's phase 2).
-        opponent = match.player(color.other).public_name  # type: ignore[attr-defined]
+        opponent = match.player(color.other).public_name
 
         def text(color: Color = color, opponent: str = opponent) -> str:
             values = {"opponent": opponent, "reason": reason}
@@ -314,7 +313,7 @@ def match_adjudicate(
                 % values
             )
 
-        _tell(player, text, now=now, match=match)  # type: ignore[arg-type]
+        _tell(player, text, now=now, match=match)
     return match
 
 
@@ -343,8 +342,7 @@ def game_extend_deadline(
     match = game.match
     for color in (Color.WHITE, Color.BLACK):
         player = match.player(color)
-        # Match.player is typed Model until matches/ is typed (issue 13's phase 2).
-        opponent = match.player(color.other).public_name  # type: ignore[attr-defined]
+        opponent = match.player(color.other).public_name
 
         def text(player: Any = player, opponent: str = opponent) -> str:
             return _(
@@ -352,7 +350,7 @@ def game_extend_deadline(
                 "%(opponent)s to %(deadline)s. Reason: %(reason)s"
             ) % {"opponent": opponent, "deadline": _when(deadline, player), "reason": reason}
 
-        _tell(player, text, now=now, game=game)  # type: ignore[arg-type]
+        _tell(player, text, now=now, game=game)
     return game
 
 

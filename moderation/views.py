@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 from backgammon.inputs import positive_int
 
@@ -36,8 +37,7 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
     and the error's status, never the message's text.
     """
     reported = get_object_or_404(User, username=username)
-    user = request.user
-    assert isinstance(user, User)
+    user = signed_in_user(request)
     try:
         subject = selectors.report_subject(
             user, message_id=_query_id(request, "message"), game_id=_query_id(request, "game")

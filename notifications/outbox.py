@@ -28,6 +28,13 @@ Kind = Notification.Kind
 Status = Notification.Status
 Delivery = Notification.Delivery
 
+#: How a row reaches a recipient with an e-mail address, by their ``User.notify``
+#: (keyed by the stored string; any other value: site only).
+DELIVERY_BY_PREFERENCE: dict[str, Notification.Delivery] = {
+    User.Notify.EVERY: Delivery.EMAIL,
+    User.Notify.DIGEST: Delivery.DIGEST,
+}
+
 
 def notify(
     *,
@@ -73,10 +80,7 @@ def _notification(
     challenge: Challenge | None = None,
     payload: dict[str, Any] | None = None,
 ) -> Notification:
-    delivery = {
-        User.Notify.EVERY: Delivery.EMAIL,
-        User.Notify.DIGEST: Delivery.DIGEST,
-    }.get(recipient.notify, Delivery.NONE)
+    delivery = DELIVERY_BY_PREFERENCE.get(recipient.notify, Delivery.NONE)
     if not recipient.email:
         delivery = Delivery.NONE
     return Notification(

@@ -8,8 +8,11 @@ roll back with the change that owes them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+
+from django.dispatch import Signal
 
 from accounts.models import User
 from challenges import signals as challenge_signals
@@ -76,7 +79,7 @@ def on_challenge_declined(
 
 
 def connect() -> None:
-    pairs = [
+    pairs: list[tuple[Signal, Callable[..., None]]] = [
         (match_signals.turn_started, on_turn_started),
         (match_signals.draw_offered, on_draw_offered),
         (match_signals.game_finished, on_game_finished),

@@ -27,11 +27,13 @@ def players_remind(*, now: datetime) -> int:
     for game in games:
         color = game.turn_color
         player = game.match.player(color)
-        left = game.deadline_at - now
+        deadline = game.deadline_at
+        assert deadline is not None  # deadline_at__gt above
+        left = deadline - now
         due = [h for h in player.warning_hours_list if left <= timedelta(hours=h)]
         if not due:
             continue
-        claimed = [h for h in due if _claim_warning(game, h, now)]
+        claimed = [h for h in due if _claim_warning(game, deadline, h, now)]
         if not claimed:
             continue
         # Several hours may come due at once (a short turn): warn for the nearest only.
@@ -44,18 +46,20 @@ def players_remind(*, now: datetime) -> int:
                 payload={
                     "opponent": game.match.player(color.other).public_name,
                     "hours": min(claimed),
-                    "deadline": game.deadline_at.isoformat(),
+                    "deadline": deadline.isoformat(),
                 },
             )
         sent += 1
     return sent
 
 
-def _claim_warning(game: Game, hours: int, now: datetime) -> bool:
+def _claim_warning(game: Game, deadline: datetime, hours: int, now: datetime) -> bool:
+    """Claim the warning ``hours`` before ``deadline`` (the game's): False when another
+    run has already claimed it."""
     try:
         with transaction.atomic():
             TimeoutWarning.objects.create(
-                game=game, deadline_at=game.deadline_at, hours=hours, ply=game.ply, created_at=now
+                game=game, deadline_at=deadline, hours=hours, ply=game.ply, created_at=now
             )
     except IntegrityError:
         return False

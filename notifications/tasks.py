@@ -35,11 +35,11 @@ log = logging.getLogger(__name__)
 DELIVERY_DELAY_ENV = "BACKGAMMON_TEST_DELIVERY_DELAY"
 
 
-def enqueue(notification_id: int, countdown: float | None = None) -> bool:
-    """Send the delivery task to the broker. Never raises and never waits long: one
-    attempt (``retry=False``), bounded by the broker's connect and socket timeouts
-    (``CELERY_BROKER_TRANSPORT_OPTIONS``); a failure is logged and the row stays
-    ``pending`` for the sweeper."""
+def enqueue(notification_id: int, countdown: float = 0) -> bool:
+    """Send the delivery task to the broker, to run ``countdown`` seconds from now (0:
+    at once). Never raises and never waits long: one attempt (``retry=False``), bounded
+    by the broker's connect and socket timeouts (``CELERY_BROKER_TRANSPORT_OPTIONS``); a
+    failure is logged and the row stays ``pending`` for the sweeper."""
     try:
         email_deliver.apply_async((notification_id,), countdown=countdown, retry=False)
     except Exception:  # the broker is down or unreachable: the row stays pending

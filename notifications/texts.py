@@ -142,7 +142,8 @@ def render_email(row: Notification) -> EmailMultiAlternatives:
     )
     message.attach_alternative(html, "text/html")
     if svg is not None:
-        message.mixed_subtype = "related"
+        # A documented EmailMessage attribute that django-stubs 6.1 leaves out.
+        message.mixed_subtype = "related"  # type: ignore[attr-defined]
         image = MIMEImage(svg.encode(), _subtype="svg+xml")
         image.add_header("Content-ID", "<board>")
         image.add_header("Content-Disposition", "inline", filename="board.svg")

@@ -11,6 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.inputs import positive_int
 
 from .inbox import latest, notifications_mark_read
@@ -21,7 +22,7 @@ from .unsubscribe import unsubscribe_user
 
 @login_required
 def notification_list(request: HttpRequest) -> HttpResponse:
-    rows = latest(Notification.objects.filter(recipient=request.user)).select_related(
+    rows = latest(Notification.objects.filter(recipient=signed_in_user(request))).select_related(
         "game", "match"
     )
     if request.GET.get("unread"):
@@ -41,7 +42,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def notification_mark_read(request: HttpRequest) -> HttpResponse:
     ids = [n for n in map(positive_int, request.POST.getlist("id")) if n is not None] or None
-    notifications_mark_read(user=request.user, now=timezone.now(), ids=ids)  # type: ignore[arg-type]
+    notifications_mark_read(user=signed_in_user(request), now=timezone.now(), ids=ids)
     return redirect("notifications")
 
 

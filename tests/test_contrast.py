@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from matches.board_svg import COLORS
+from gammon import Color
+from matches.board_svg import CHECKER_COLORS, COLORS
 
 ROOT = Path(__file__).resolve().parent.parent
 CSS = (ROOT / "static" / "css" / "site.css").read_text(encoding="utf-8")
@@ -59,8 +60,8 @@ BOARD_TEXT = [
     (COLORS["text"], COLORS["surface"], "point numbers, names and pips"),
     (COLORS["text"], "#fbfaf7", "the cube's value"),
     (COLORS["frame"], COLORS["surface"], "borne-off counts"),
-    (COLORS[0][1], COLORS[0][0], "count on a white checker"),
-    (COLORS[1][1], COLORS[1][0], "count on a black checker"),
+    (CHECKER_COLORS[Color.WHITE][1], CHECKER_COLORS[Color.WHITE][0], "count on a white checker"),
+    (CHECKER_COLORS[Color.BLACK][1], CHECKER_COLORS[Color.BLACK][0], "count on a black checker"),
 ]
 
 
