@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
@@ -40,6 +40,9 @@ from . import timecontrol
 from .models import Game, GameEvent, Match, Vacation
 from .signals import dice_rolled, turn_started
 from .state import advance
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: The dice every service uses; tests swap in ``FixedDice``.
 dice: Dice = SystemDice()
@@ -260,8 +263,8 @@ def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> t
     )
     if game is None:
         raise NotFound(_("No such game."))
-    game.match.white.vacation_ahead = game.white_away
-    game.match.black.vacation_ahead = game.black_away
+    timecontrol.note_vacation_ahead(game.match.white, game.white_away)
+    timecontrol.note_vacation_ahead(game.match.black, game.black_away)
     color = game.match.color_of(user)
     if color is None:
         raise Forbidden(_("You are not playing in this game."))
@@ -279,7 +282,7 @@ def require_turn(game: Game, color: Color, *states: str) -> None:
     if game.turn != int(color):
         raise Forbidden(_("It is not your turn."), code="not_your_turn")
     if game.state not in states:
-        messages = {
+        messages: dict[str, StrOrPromise] = {
             Game.State.ROLLING: _("You must roll (or double) first."),
             Game.State.MOVING: _("You have already rolled: make your move."),
             Game.State.DOUBLED: _("You must answer the double first."),

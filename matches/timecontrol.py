@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from gammon import Color
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 ZERO = timedelta(0)
 Interval = tuple[datetime, datetime]
@@ -76,12 +79,22 @@ def away_intervals(user_id: int, now: datetime) -> list[Interval]:
     return [(v.starts_at, v.ends_at) for v in rows.only("starts_at", "ends_at")]
 
 
-def away_intervals_of(user: Any, now: datetime) -> list[Interval]:
-    """:func:`away_intervals` for a loaded user. No query when the caller has read, in
-    this transaction, that the user has no vacation ending after ``now``
-    (``user.vacation_ahead`` is False: ``matches.record.lock`` reads it with the locked
-    game, for both players, in the same query)."""
-    if getattr(user, "vacation_ahead", True) is False:
+#: The attribute :func:`note_vacation_ahead` sets on a loaded user (not a column).
+_VACATION_AHEAD = "vacation_ahead"
+
+
+def note_vacation_ahead(user: User, ahead: bool) -> None:
+    """Remember on this loaded ``user`` whether they have a vacation ending after now, as
+    read in this transaction (``matches.record.lock`` reads it with the locked game, for
+    both players, in the same query), so that :func:`away_intervals_of` can skip its
+    query for a player with none. A fresh instance of the user knows nothing of it."""
+    setattr(user, _VACATION_AHEAD, ahead)
+
+
+def away_intervals_of(user: User, now: datetime) -> list[Interval]:
+    """:func:`away_intervals` for a loaded user. No query when the caller has noted
+    (:func:`note_vacation_ahead`) that the user has no vacation ending after ``now``."""
+    if getattr(user, _VACATION_AHEAD, True) is False:
         return []
     return away_intervals(user.pk, now)
 
