@@ -12,6 +12,7 @@ tools can read the picture without guessing from coordinates.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -59,7 +60,7 @@ COLORS: dict[str, str] = {
     "light": "#c9a66b",
     "text": "#1d1d1b",
     "frame_text": "#fbfaf7",
-    "last_move": "#6a1b9a",  # the outline of the last move's points, on a light halo
+    "last_move": "#b45309",  # the last move's arrows and outlines (amber: not a selection)
     "halo": "#fbfaf7",
 }
 #: A side's checkers (and dice): fill, stroke/text.
@@ -369,13 +370,52 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
             left, top = _point_place(seen)
             x, y, w, h = (left + 2, Y0 + 2 if top else Y1 - PH - 2, PW - 4, PH)
         box = f'x="{canvas.x(x, w):g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"'
-        dash = ' stroke-dasharray="6 4"' if role == "from" else ""
-        canvas.add(f'<rect {box} stroke="{COLORS["halo"]}" stroke-width="5"/>')
+        dash = ' stroke-dasharray="3 5"' if role == "from" else ""
         canvas.add(
-            f'<rect {box} stroke="{COLORS["last_move"]}" stroke-width="2.5"{dash} '
-            f'class="last-move-mark" data-point="{name}" data-role="{role}"/>'
+            f'<rect {box} stroke="{COLORS["last_move"]}" stroke-width="1.5" stroke-opacity=".7"'
+            f'{dash} class="last-move-mark" data-point="{name}" data-role="{role}"/>'
+        )
+    # A ghost checker where each step started and an arrow to where it went: the move
+    # just played reads at a glance, and looks nothing like what can be moved now.
+    fill, ink = COLORS[last.color]
+    for step in last.steps:
+        x1, y1 = _step_centre(canvas, step.source, mine)
+        x2, y2 = _step_centre(canvas, step.dest, mine)
+        canvas.add(
+            f'<circle cx="{x1:g}" cy="{y1:g}" r="{CH / 2 - 2:g}" fill="{fill}" fill-opacity=".35" '
+            f'stroke="{ink}" stroke-opacity=".6" stroke-dasharray="4 3" class="last-move-ghost"/>'
+        )
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        tip_x, tip_y = x2 - ux * 6, y2 - uy * 6
+        base_x, base_y = tip_x - ux * 14, tip_y - uy * 14
+        canvas.add(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{base_x:g}" y2="{base_y:g}" '
+            f'stroke="{COLORS["halo"]}" stroke-width="7" stroke-linecap="round"/>'
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{base_x:g}" y2="{base_y:g}" '
+            f'stroke="{COLORS["last_move"]}" stroke-width="4" stroke-linecap="round" '
+            f'class="last-move-arrow"/>'
+        )
+        left = (base_x - uy * 8, base_y + ux * 8)
+        right = (base_x + uy * 8, base_y - ux * 8)
+        canvas.add(
+            f'<polygon points="{tip_x:g},{tip_y:g} {left[0]:g},{left[1]:g} '
+            f'{right[0]:g},{right[1]:g}" fill="{COLORS["last_move"]}" '
+            f'stroke="{COLORS["halo"]}" stroke-width="1.5"/>'
         )
     canvas.add("</g>")
+
+
+def _step_centre(canvas: _Canvas, point: int, mine: bool) -> tuple[float, float]:
+    """Where an arrow of the last move starts or ends: a point's middle, the mover's half
+    of the bar, or their tray (``point`` in the mover's numbering)."""
+    if point == 25:
+        return canvas.x(BX + BAR / 2), (Y0 + MID) / 2 if mine else (MID + Y1) / 2
+    if point == 0:
+        return canvas.x(TX + SIDE / 2), Y1 - PH / 2 if mine else Y0 + PH / 2
+    seen = point if mine else 25 - point
+    left, top = _point_place(seen)
+    return canvas.x(left + PW / 2), Y0 + PH * 0.4 if top else Y1 - PH * 0.4
 
 
 def _targets() -> dict[int, tuple[float, float, float, float]]:

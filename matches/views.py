@@ -265,6 +265,7 @@ def _render_game(
         svg = board_svg(game, **board, last_move=last_move)
     else:
         svg = _board_at(game, events, shown_ply, board, last_move)
+    record = _record(events, match)
     awaiting_elsewhere = 0
     if color is not None:
         awaiting_elsewhere = (
@@ -296,7 +297,9 @@ def _render_game(
             else None
         ),
         "swap_dice": board["swap_dice"],
-        "record": _record(events, match),
+        "record": record,
+        "record_rows": _record_rows(record),
+        "record_steps": _record_steps(record, game, shown_ply),
         "status_line": _status_line(game),
         "banner": _banner(game, color, actions),
         "my_turn": color is not None and game.turn == int(color) and bool(actions),
@@ -545,7 +548,62 @@ class RecordLine:
 
 
 def _dice_text(event: GameEvent) -> str:
-    return f"{event.die1}{event.die2}" if event.dice else ""
+    """The roll as ``.mat`` files write it, the higher die first: ``52``."""
+    if not event.dice:
+        return ""
+    return "".join(str(d) for d in sorted((event.die1 or 0, event.die2 or 0), reverse=True))
+
+
+@dataclass
+class RecordRow:
+    """One numbered line of the two-column record (White, Black), or a note across both."""
+
+    number: int = 0
+    white: RecordLine | None = None
+    black: RecordLine | None = None
+    note: RecordLine | None = None
+
+
+def _record_rows(lines: list[RecordLine]) -> list[RecordRow]:
+    """The record in two columns, as ``.mat`` files lay it out: a row per White-Black pair.
+
+    A row ends when its Black cell is filled or White acts again; a line of neither
+    player (the opening roll) is a note of its own.
+    """
+    rows: list[RecordRow] = []
+    current: RecordRow | None = None
+    number = 0
+    for line in lines:
+        if line.color is None:
+            rows.append(RecordRow(note=line))
+            current = None
+            continue
+        white = line.color == int(Color.WHITE)
+        if (
+            current is None
+            or (white and (current.white or current.black))
+            or (not white and current.black)
+        ):
+            number += 1
+            current = RecordRow(number=number)
+            rows.append(current)
+        if white:
+            current.white = line
+        else:
+            current.black = line
+    return rows
+
+
+def _record_steps(lines: list[RecordLine], game: Game, shown: int | None) -> dict[str, int | None]:
+    """The plies the ◀ ▶ buttons lead to from the position shown (0: the current one)."""
+    plies = sorted({line.ply for line in lines if line.ply and line.ply < game.ply})
+    at = shown if shown is not None else game.ply
+    earlier = [p for p in plies if p < at]
+    later = [p for p in plies if p > at]
+    return {
+        "prev": earlier[-1] if earlier else None,
+        "next": later[0] if later else (0 if shown is not None else None),
+    }
 
 
 def _record(events: list[GameEvent], match: Match) -> list[RecordLine]:

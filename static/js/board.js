@@ -258,7 +258,7 @@ function drawCheckers(svg, data, board) {
   for (let k = 0; k < board.off[0]; k += 1) {
     add(off, "rect", { x, y: bottom - (k + 1) * slab + 1, width: w, height: slab - 2, fill, stroke: ink });
   }
-  svg.insertBefore(layer, svg.querySelector("g.targets"));
+  svg.insertBefore(layer, svg.querySelector("g.last-move") || svg.querySelector("g.targets"));
 }
 
 function setUp() {
@@ -614,6 +614,22 @@ function followGame() {
   schedule();
 }
 
+// The arrow keys step through the record like its ◀ ▶ buttons (not while typing).
+function stepKeys() {
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const el = event.target;
+    if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+    if (el && el.closest && el.closest("svg.board")) return;
+    const link = document.getElementById(event.key === "ArrowLeft" ? "record-prev" : event.key === "ArrowRight" ? "record-next" : "");
+    if (link) {
+      event.preventDefault();
+      link.click();
+    }
+  });
+}
+
 setUp();
 confirmForms();
 followGame();
+stepKeys();

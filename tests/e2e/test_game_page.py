@@ -170,3 +170,27 @@ def test_a_page_left_open_follows_the_opponents_move(new_page, monkeypatch) -> N
     page.clock.fast_forward("00:21")
     expect(page.locator("#banner")).to_have_text(re.compile(r"^Your turn: roll"))
     shoot(page, "roll-or-double")
+
+
+def test_the_last_move_is_drawn_and_the_arrow_keys_step_through_the_record(
+    new_page, monkeypatch
+) -> None:
+    game, mover, waiter = two_players(monkeypatch, FixedDice([(3, 1), (5, 2)]), length=3)
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply,
+        now=timezone.now(),
+    )  # fmt: skip
+    game.refresh_from_db()
+    page = new_page(user=waiter)
+    page.goto(game_url(game))
+    assert page.locator("svg.board .last-move-arrow").count() == 2
+    assert page.locator("svg.board .last-move-ghost").count() == 2
+    shoot(page, "last-move")
+    with page.expect_navigation():
+        page.keyboard.press("ArrowLeft")
+    assert "ply=" in page.url
+    assert page.locator(".message.history").is_visible()
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    assert "ply=" not in page.url
+    assert page.locator("#record th", has_text=waiter.public_name).count() == 1

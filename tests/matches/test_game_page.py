@@ -247,3 +247,44 @@ def test_the_stay_preference_keeps_the_player_on_the_game(
         {"action": "move", "ply": game.ply, "play": "8/5 6/5"},
     )
     assert response["Location"] == reverse("game_detail", args=[game.pk])
+
+
+# --------------------------------------------------------------------------- the record
+
+
+def test_the_record_has_two_numbered_columns_and_the_higher_die_first(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mover = game.match.player(game.turn_color)
+    other = game.match.player(game.turn_color.other)
+    now = timezone.now()
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply, now=now
+    )
+    game.refresh_from_db()
+    monkeypatch.setattr(record, "dice", FixedDice([(2, 5)]))
+    turns.game_roll(game_id=game.pk, player=other, expected_ply=game.ply, now=now)
+    game.refresh_from_db()
+    turns.game_play_move(
+        game_id=game.pk, player=other, play_text="13/8 13/11", expected_ply=game.ply, now=now
+    )
+    url = reverse("game_detail", args=[game.pk])
+    page = client_for(mover).get(url).content.decode()
+    body = page[page.index('<table class="record"') : page.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    cells = [
+        re.sub(r"<[^>]+>", "", c).strip()
+        for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", rows[-1], re.S)
+    ]
+    first = "white" if game.match.color_of(mover) == 0 else "black"
+    expected = ["1", "31: 8/5 6/5", "52: 13/11 13/8"] if first == "white" else None
+    if expected is not None:
+        assert cells == expected
+    else:  # Black opened: row 1 holds Black's move, row 2 White's
+        assert "31: 8/5 6/5" in body and "52: 13/11 13/8" in body
+        assert cells[0] == "2" and cells[1] == "52: 13/11 13/8"
+    # ◀ leads to the last position before the current one; ▶ from there back to it.
+    prev = re.search(r'id="record-prev" rel="prev" href="\?ply=(\d+)#board"', page)
+    assert prev and int(prev.group(1)) < game.ply + 2
+    past = client_for(mover).get(url + f"?ply={prev.group(1)}").content.decode()
+    assert f'id="record-next" rel="next" href="{url}#board"' in past
