@@ -377,7 +377,7 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
         )
     # A ghost checker where each step started and an arrow to where it went: the move
     # just played reads at a glance, and looks nothing like what can be moved now.
-    fill, ink = COLORS[last.color]
+    fill, ink = CHECKER_COLORS[last.color]
     for step in last.steps:
         x1, y1 = _step_centre(canvas, step.source, mine)
         x2, y2 = _step_centre(canvas, step.dest, mine)
