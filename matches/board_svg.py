@@ -396,11 +396,11 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
             f'stroke="{COLORS["last_move"]}" stroke-width="4" stroke-linecap="round" '
             f'class="last-move-arrow"/>'
         )
-        left = (base_x - uy * 8, base_y + ux * 8)
-        right = (base_x + uy * 8, base_y - ux * 8)
+        wing_a = (base_x - uy * 8, base_y + ux * 8)
+        wing_b = (base_x + uy * 8, base_y - ux * 8)
         canvas.add(
-            f'<polygon points="{tip_x:g},{tip_y:g} {left[0]:g},{left[1]:g} '
-            f'{right[0]:g},{right[1]:g}" fill="{COLORS["last_move"]}" '
+            f'<polygon points="{tip_x:g},{tip_y:g} {wing_a[0]:g},{wing_a[1]:g} '
+            f'{wing_b[0]:g},{wing_b[1]:g}" fill="{COLORS["last_move"]}" '
             f'stroke="{COLORS["halo"]}" stroke-width="1.5"/>'
         )
     canvas.add("</g>")
