@@ -60,6 +60,11 @@ def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None
     )
     assert not watching.locator("text=Swap the dice").count()
     shoot(watching, "waiting")
+    spectator = new_page(user=UserFactory(username="carol"))
+    spectator.goto(game_url(game))
+    assert spectator.locator("#banner").inner_text().endswith("to move, with 3-1")
+    assert not spectator.locator("#move-panel").is_visible()
+    shoot(spectator, "spectator")
 
     monkeypatch.setattr(record, "dice", SeededDice(5))  # the next game's opening roll
     page.locator("summary", has_text="Resign or offer a draw").click()
@@ -76,6 +81,8 @@ def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None
         page.locator("#confirm-dialog-yes").click()
     game.refresh_from_db()
     assert game.is_finished and game.points == 2
+    assert "won 2 points" in page.locator("#banner").inner_text()
+    shoot(page, "finished")
 
 
 def test_a_double_on_offer_shows_on_the_doublers_side(new_page, monkeypatch) -> None:
@@ -194,3 +201,20 @@ def test_the_last_move_is_drawn_and_the_arrow_keys_step_through_the_record(
         page.keyboard.press("ArrowRight")
     assert "ply=" not in page.url
     assert page.locator("#record th", has_text=waiter.public_name).count() == 1
+
+
+def test_a_double_click_bears_a_checker_off_with_both_dice(new_page, monkeypatch) -> None:
+    from gammon import Color, Position
+
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    home, far = {4: 1, 2: 2}, {12: 15}  # each side's own numbering; 12 is the mover's 13
+    sides = (home, far) if game.turn_color == Color.WHITE else (far, home)
+    position = Position.from_sides(*sides)
+    stored = {"points": list(position.points), "bar": list(position.bar), "off": list(position.off)}
+    Game.objects.filter(pk=game.pk).update(board=stored)  # a test position (setup only)
+    page = new_page(user=mover)
+    page.goto(game_url(game))
+    with page.expect_navigation():
+        page.locator("#target-4").dblclick()
+    game.refresh_from_db()
+    assert game.position().checkers_of(game.match.color_of(mover)) == {2: 2}
