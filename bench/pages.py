@@ -3,7 +3,7 @@
 finished games.
 
     .venv/bin/python bench/pages.py [--games 1000000] [--small 1000] [--requests 300]
-        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db NAME]
+        [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--db NAME] [--profile]
 
 Creates (or re-creates) its own database (``--db``, default ``backgammon_bench_pages``) and
 migrates it.
@@ -70,6 +70,11 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--db", default=BENCH_DB, help="the database to drop and re-create")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="at the end, a cProfile (CPU time) of 50 GETs of each page at the large size",
+    )
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = recreate_database(args.admin_url, args.db)
@@ -213,6 +218,17 @@ def main() -> None:
             f"{name} at {sizes[-1]:,}: p95 {w95:.1f} ms (target < {TARGET_MS:.0f} ms: {verdict}; "
             f"{growth:+.0%} against {sizes[0]:,} games)"
         )
+    if args.profile:
+        import cProfile
+        import pstats
+
+        for name, url in pages.items():
+            profiler = cProfile.Profile(time.process_time)  # CPU: waits on PostgreSQL left out
+            get = getter(url)
+            for _ in range(50):
+                profiler.runcall(get)
+            print(f"\ncProfile of 50 GETs, {name} (CPU time):")
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average during the run: {load:.1f} on {os.cpu_count()} cores")
     ok = all(w95 < TARGET_MS for _w50, w95, _c50, _c95 in large.values())
