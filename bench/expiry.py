@@ -121,6 +121,9 @@ def main() -> None:
         n,
         {
             "match_id": f"{template_match.pk} + g",
+            # White and Black on turn in turn among the overdue games, so that a batch has
+            # both winners (and both results and scores), as on a real site.
+            "turn": f"(t.turn + g / {every}) % 2",
             # Spread the deadlines over the next 30 days; every `every`-th one is past.
             "deadline_at": f"(CASE WHEN g % {every} = 0 "
             "THEN now() - (g % 1000) * interval '1 minute' "
