@@ -239,6 +239,7 @@ def profile_in_process(tokens: dict[str, str], moves: int, cprofile: bool) -> di
     result: dict[str, Any] = {
         "queries": statistics.median(counts),
         "queries_max": max(counts),
+        "queries_min": min(counts),
         "time": statistics.median(times),
         "sample": sample,
     }
@@ -620,11 +621,13 @@ def main() -> None:
     print(f"In-process (test Client), median of {PROFILE_MOVES} moves:")
     print(
         f"  right after seeding (a counter's first use adds two): {first['queries']:g} SQL "
-        f"statements per move (max {first['queries_max']}), {first['time'] * 1000:.1f} ms"
+        f"statements per move (min {first['queries_min']}, max {first['queries_max']}), "
+        f"{first['time'] * 1000:.1f} ms"
     )
     print(
         f"  after the full phase: {profile['queries']:g} SQL statements per move "
-        f"(max {profile['queries_max']}), {profile['time'] * 1000:.1f} ms"
+        f"(min {profile['queries_min']}, max {profile['queries_max']}), "
+        f"{profile['time'] * 1000:.1f} ms"
     )
     for sql in profile["sample"]:
         print(f"    {sql[:110]}")
