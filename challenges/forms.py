@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -35,6 +36,15 @@ class ChallengeForm(forms.Form):
         max_length=150,
         required=False,
         help_text=_("A player's username. Leave it empty to let anyone accept."),
+        # The page's script fills the datalist from challenge_opponents as one types;
+        # without it this is a plain text field.
+        widget=forms.TextInput(
+            attrs={
+                "list": "opponent-options",
+                "autocomplete": "off",
+                "data-complete-url": reverse_lazy("challenge_opponents"),
+            }
+        ),
     )
     variant = forms.ChoiceField(
         label=_("Variant"), choices=VariantChoice.choices, initial=VariantChoice.STANDARD

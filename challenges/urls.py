@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("challenges/", views.challenge_list, name="challenge_list"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/opponents/", views.challenge_opponents, name="challenge_opponents"),
     path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path(
         "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
@@ -145,3 +145,15 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         _("Your challenge has been sent to %(name)s.") % {"name": challenge.opponent.public_name},
     )
     return redirect("challenge_list")
+
+
+@login_required
+@require_GET
+def challenge_opponents(request: HttpRequest) -> HttpResponse:
+    """Usernames for the challenge form's completion: ``?q=al`` gives up to ten active
+    players whose username starts with it. The browser may keep an answer a minute, and
+    the form's script asks only after a pause in typing, so completion stays light."""
+    rows = selectors.opponent_completions(request.GET.get("q", ""), user=signed_in_user(request))
+    response = JsonResponse({"players": [{"username": u, "name": n} for u, n in rows]})
+    response["Cache-Control"] = "private, max-age=60"
+    return response

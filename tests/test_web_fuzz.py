@@ -199,6 +199,7 @@ USERNAME = named("bob")
 TARGETS: dict[str, Target] = {
     # matches
     "challenge_new": Target("/challenges/new/", form=ChallengeForm, query=("opponent",)),
+    "challenge_opponents": Target("/challenges/opponents/", query=("q",), post=False),
     "challenge_accept": Target(
         "/challenges/{id}/accept/",
         {"id": object_id(lambda w: w.challenge_to_player.pk)},
