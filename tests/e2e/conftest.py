@@ -56,7 +56,8 @@ def chromium() -> Iterator[Any]:
 def new_page(
     chromium: Any, live_server: Any, request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., Any]]:
-    """``new_page(user=None, width=1100, locale="en")``: a page in a fresh browser context.
+    """``new_page(user=None, width=1100, locale="en", touch=False)``: a page in a fresh
+    browser context (``touch``: a touch screen, for ``tap()``).
 
     With ``user`` the context carries a session cookie for them. When the test ends the
     first page's screenshot is saved (``test-output/e2e/<test>.png``, then ``-2``…).
@@ -64,10 +65,13 @@ def new_page(
     contexts: list[Any] = []
     pages: list[Any] = []
 
-    def make(user: User | None = None, width: int = 1100, locale: str = "en") -> Any:
+    def make(
+        user: User | None = None, width: int = 1100, locale: str = "en", touch: bool = False
+    ) -> Any:
         context = chromium.new_context(
             base_url=live_server.url,
             viewport={"width": width, "height": 900},
+            has_touch=touch,
             locale=locale,
             extra_http_headers={"Accept-Language": locale},
         )

@@ -218,3 +218,20 @@ def test_a_double_click_bears_a_checker_off_with_both_dice(new_page, monkeypatch
         page.locator("#target-4").dblclick()
     game.refresh_from_db()
     assert game.position().checkers_of(game.match.color_of(mover)) == {2: 2}
+
+
+def test_a_move_by_tapping_on_a_phone_in_catalan(new_page, monkeypatch) -> None:
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    mover.language = "ca"
+    mover.save()
+    page = new_page(user=mover, width=390, locale="ca", touch=True)
+    page.goto(game_url(game))
+    assert page.locator("#banner").inner_text() == "Et toca moure: has tret 3-1"
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    page.locator("#target-8").tap()
+    assert page.locator("#id_play").input_value() == "8/5"
+    with page.expect_navigation():
+        page.locator("#target-6").tap()
+    game.refresh_from_db()
+    assert game.events.filter(notation="8/5 6/5").exists()
