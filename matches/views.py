@@ -312,7 +312,9 @@ def _render_game(
         "away_until": _away_until(game, away),
         "away_player": on_turn,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
-        **game_messages_context(game, user),
+        # Only a page the player asked to see reads their notices: a refused POST that
+        # shows the page again changes nothing.
+        **game_messages_context(game, user, shown=request.method == "GET"),
     }
     return render(request, "matches/game_detail.html", context, status=status)
 
@@ -699,18 +701,19 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
-def game_messages_context(game: Game, user: Any) -> dict[str, Any]:
+def game_messages_context(game: Game, user: Any, *, shown: bool) -> dict[str, Any]:
     """What the game page shows of the messages: only to the two players (one query).
 
-    A player who is shown the page has seen what their notices about this game say:
-    ``game_shown`` has them marked read (one UPDATE), so the next message or turn tells
-    them again.
+    A player who is ``shown`` the page (a ``GET``) has seen what their notices about this
+    game say: ``game_shown`` has them marked read (one UPDATE), so the next message or
+    turn tells them again.
     """
     rows = selectors.game_messages(game, user)
     color = game.match.color_of(user)
     if rows is None or color is None:  # not one of the two players
         return {"game_messages": None}
-    game_shown.send(sender=Game, game=game, user=user, now=timezone.now())
+    if shown:
+        game_shown.send(sender=Game, game=game, user=user, now=timezone.now())
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,

@@ -88,3 +88,18 @@ def test_the_badge_counts_games_waiting_not_events(monkeypatch, player, opponent
     assert 'aria-label="2 games waiting for you">2</span>' in page
     page = logged_in(player).get(reverse("challenge_list")).content.decode()
     assert "waiting for you" not in page
+
+
+def test_a_refused_action_reads_nothing(monkeypatch, player, opponent) -> None:
+    """A POST the game refuses shows the page again, and must change nothing: the
+    player's notices stay unread."""
+    game = start_game(monkeypatch, player, opponent)
+    game = play_turns(monkeypatch, game, 1)  # bob is on turn
+    unread = set(Notification.objects.filter(recipient=player, read_at=None).values_list("pk"))
+    assert unread
+    response = logged_in(player).post(
+        reverse("game_detail", args=[game.pk]), {"action": "roll", "ply": game.ply}
+    )
+    assert response.status_code == 403  # not alice's turn
+    after = set(Notification.objects.filter(recipient=player, read_at=None).values_list("pk"))
+    assert after == unread
