@@ -350,6 +350,7 @@ CHECKS: list[Check] = [
     Check("games/<int:game_id>/", "POST", (L, 403, 403, 302, S, 403), game_id,
           body=lambda w: {"action": "move", "ply": w.game.ply, "play": w.first_play()}),
     Check("games/<int:game_id>/board.svg", "GET", (200, 200, 200, 200, S, 200), game_id),
+    Check("games/<int:game_id>/ply", "GET", (200, 200, 200, 200, S, 200), game_id),
     # Showing the dice in the other order is kept in the visitor's own session.
     Check("games/<int:game_id>/swap-dice/", "GET", (405, 405, 405, 405, S, 405), game_id),
     Check("games/<int:game_id>/swap-dice/", "POST", (302, 302, 302, 302, S, 302), game_id),

@@ -217,6 +217,7 @@ TARGETS: dict[str, Target] = {
     ),
     "game_detail": Target("/games/{id}/", {"id": GAME}, form=GameActionForm, query=("ply",)),
     "game_board_svg": Target("/games/{id}/board.svg", {"id": GAME}, post=False),
+    "game_ply": Target("/games/{id}/ply", {"id": GAME}, post=False),
     "game_message_post": Target(
         "/games/{id}/messages/", {"id": GAME}, form=GameMessageForm, get=False
     ),
