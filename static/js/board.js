@@ -382,6 +382,7 @@ function setUp() {
     else status.textContent = format(text.pick, { die: order[0] });
     undo.disabled = builder.steps.length === 0;
     confirmBox.hidden = !(auto && data.confirm);
+    undo.hidden = !confirmBox.hidden; // the confirmation has its own Undo
     if (auto && data.confirm) confirmText.textContent = format(text.confirm, { play: play.notation });
     if (auto && !data.confirm) send(false);
   }

@@ -50,6 +50,10 @@ def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None
     page = new_page(user=mover)
     page.goto(game_url(game))
     assert page.locator("#banner").inner_text() == "Your move: you rolled 3-1"
+    assert not page.locator("form.swap-dice").is_visible()  # with JS the dice swap themselves
+    chip = page.locator("#dice-swap .die-chip.next")
+    assert chip.inner_text() == "3"
+    assert chip.evaluate("el => getComputedStyle(el).color") != "rgb(255, 255, 255)"
     shoot(page, "move")
     watching = new_page(user=waiter)
     watching.goto(game_url(game))
@@ -131,6 +135,7 @@ def test_drag_and_drop_with_the_confirmation_and_undo(new_page, monkeypatch) -> 
     page.goto(game_url(game))
     page.locator("#target-8").drag_to(page.locator("#target-4"))  # one checker, both dice
     assert page.locator("#move-confirm").is_visible()
+    assert not page.locator("#move-undo").is_visible()  # the confirmation has its own Undo
     assert page.locator("svg.board g.stack[data-point='4']").get_attribute("data-count") == "1"
     shoot(page, "confirm-move")
     page.locator("#move-confirm-no").click()  # undo steps back the dragged checker
