@@ -20,6 +20,7 @@ class MeSerializer(serializers.ModelSerializer):
             "warning_hours",
             "board_side",
             "confirm_moves",
+            "stay_after_move",
         ]
         read_only_fields = fields
 

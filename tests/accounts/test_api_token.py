@@ -17,6 +17,7 @@ def test_a_player_can_create_a_token_and_use_it(player_client: Client, player: U
     response = api.get(reverse("api_me"), headers={"authorization": f"Token {token.key}"})
     assert response.status_code == 200
     assert response.json()["username"] == "alice"
+    assert response.json()["stay_after_move"] is False  # the game-page preferences too
 
 
 def test_creating_again_replaces_the_old_token(player_client: Client, player: User) -> None:

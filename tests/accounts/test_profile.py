@@ -15,6 +15,7 @@ PREFERENCES = {
     "warning_hours": "2, 48,24",
     "board_side": "left",
     "confirm_moves": "on",
+    "stay_after_move": "on",
 }
 
 
@@ -41,6 +42,7 @@ def test_it_saves_the_preferences(player_client: Client, player: User) -> None:
     assert player.digest_hour == 7
     assert player.board_side == User.BoardSide.LEFT
     assert player.confirm_moves is True
+    assert player.stay_after_move is True
 
 
 def test_it_normalizes_warning_hours(player_client: Client, player: User) -> None:
