@@ -58,7 +58,7 @@ STICKING_OUT = """() => {
 }"""
 
 
-def overflow(page: Any, path: str) -> dict[str, Any] | None:
+def overflow(page: Any, path: str, language: str) -> dict[str, Any] | None:
     """What of ``path`` does not fit the phone's width, or None when it all fits (the page
     does not scroll sideways, and nothing inside it does either). Each page's screenshot
     is kept in ``test-output/e2e/phone/`` for a person to look at."""
@@ -68,15 +68,18 @@ def overflow(page: Any, path: str) -> dict[str, Any] | None:
     found = page.evaluate(STICKING_OUT)
     SHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^\w-]+", "_", path.strip("/")) or "home"
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=True)
     if found["width"] <= PHONE["width"] and not found["scrolling"]:
         return None
     return dict(found)
 
 
-def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch) -> None:
+@pytest.mark.parametrize("language", ["en", "es", "ca"])
+def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: str) -> None:
     monkeypatch.setattr(record, "dice", FixedDice([(3, 1)] * 40))
     me = UserFactory(username="maximiliana_featherstonehaugh", display_name=LONG_NAME)
+    me.language = language
+    me.save(update_fields=["language"])
     others = [UserFactory(username=name, display_name="") for name in LONG_USERNAMES]
     playing = a_match(me, others[0], length=7, time_bank_days=10)
     a_match(others[1], me, length=0, cube_limit=None, jacoby=True)
@@ -99,7 +102,7 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch) -> None:
             defaults={"rated_matches": LEADERBOARD_MIN_MATCHES, "last_active_at": now},
         )
 
-    page = new_page(user=me)
+    page = new_page(user=me, locale=language)
     page.set_viewport_size(PHONE)
     paths = [
         "/",
@@ -118,12 +121,15 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch) -> None:
         "/stats/leaderboard/",
         "/stats/dice/",
         f"/stats/dice/{me.username}/",
+        f"/report/{others[0].username}/",
+        "/accounts/email/",
+        "/accounts/password/change/",
     ]
-    wide = {path: found for path in paths if (found := overflow(page, path))}
-    visitor = new_page()
+    wide = {path: found for path in paths if (found := overflow(page, path, language))}
+    visitor = new_page(locale=language)
     visitor.set_viewport_size(PHONE)
     for path in ("/", "/accounts/login/", "/accounts/signup/", f"/players/{me.username}/"):
-        if found := overflow(visitor, path):
+        if found := overflow(visitor, path, language):
             wide[f"{path} (visitor)"] = found
     assert not wide, f"wider than {PHONE['width']} px: " + "".join(
         f"\n  {path}: {found}" for path, found in wide.items()
