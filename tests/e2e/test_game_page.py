@@ -240,3 +240,23 @@ def test_a_move_by_tapping_on_a_phone_in_catalan(new_page, monkeypatch) -> None:
         page.locator("#target-6").tap()
     game.refresh_from_db()
     assert game.events.filter(notation="8/5 6/5").exists()
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "at_least", "at_most"),
+    [(1440, 900, 800, 960), (1280, 720, 600, 960), (390, 844, 300, 390)],
+)
+def test_the_board_takes_the_room_a_screen_offers(
+    new_page, monkeypatch, width: int, height: int, at_least: int, at_most: int
+) -> None:
+    """A desktop's board grows past the old 44rem (704 px) cap, up to 60rem and no
+    taller than the window leaves room for; a phone's fills its width without scrolling."""
+    game, mover, _ = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    page = new_page(user=mover, width=width)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(game_url(game))
+    box = page.locator("svg.board").bounding_box()
+    assert at_least <= box["width"] <= at_most, box
+    assert box["height"] <= height - 12 * 16 + 1, box  # the banner and actions stay in view
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
