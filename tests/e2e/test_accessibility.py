@@ -51,6 +51,8 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
             f"/matches/{match.pk}/",
             "/challenges/new/",
             "/accounts/profile/",
+            "/players/",
+            "/players/bob/",
         ],
     }
     blocking: list[str] = []
