@@ -508,9 +508,10 @@ def _color_label(color: Color) -> str:
 
 
 def _away_texts(game: Game) -> list[str]:
-    """Each player's points to go, as "3-away" (nothing in money play)."""
+    """Each player's points to go, as "3-away" (nothing in money play, nor once the
+    match is over: a 1-point match won by a backgammon is not "-2-away")."""
     match = game.match
-    if match.is_money:
+    if match.is_money or match.status != Match.Status.PLAYING:
         return []
     texts = []
     for color in Color:
