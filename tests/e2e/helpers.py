@@ -6,17 +6,30 @@ from typing import Any
 
 from matches.models import Game
 
+from .conftest import OUTPUT
+
 
 def game_url(game: Game) -> str:
     return f"/games/{game.pk}/"
 
 
-def click_a_move(page: Any) -> None:
+def shoot(page: Any, state: str) -> None:
+    """Save the page as it is now at desktop and phone widths, then restore its size."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(OUTPUT / f"state-{state}-{width}.png"), full_page=True)
+    page.set_viewport_size(size)
+
+
+def click_a_move(page: Any, *, tap: bool = False) -> None:
     """Click movable checkers, each playing the next die, until the play is sent.
 
     Without the confirm preference the page sends the play at the last die: the click on
     a checker marked ``data-completes`` is the one that leaves the page. With it, the
-    page asks first and the test confirms.
+    page asks first and the test confirms. With ``tap`` the checkers are tapped (a touch
+    screen's page).
     """
     for _ in range(8):
         checker = page.locator("svg.board .target.movable").first
@@ -24,14 +37,14 @@ def click_a_move(page: Any) -> None:
             break
         if checker.get_attribute("data-completes") == "true":
             if page.locator("#move-confirm").count() and page_confirms(page):
-                checker.click()
+                checker.tap() if tap else checker.click()
                 with page.expect_navigation():
                     page.locator("#move-confirm-yes").click()
             else:
                 with page.expect_navigation():
-                    checker.click()
+                    checker.tap() if tap else checker.click()
             return
-        checker.click()
+        checker.tap() if tap else checker.click()
     raise AssertionError("the play never became complete")
 
 

@@ -19,21 +19,10 @@ from matches import record, turns
 from matches.models import Game
 from tests.factories import UserFactory
 
-from .conftest import OUTPUT
-from .helpers import game_url
+from .helpers import game_url, shoot
 from .test_play import start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def shoot(page: Any, state: str) -> None:
-    """Save the page as it is now at desktop and phone widths, then restore its size."""
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(OUTPUT / f"state-{state}-{width}.png"), full_page=True)
-    page.set_viewport_size(size)
 
 
 def two_players(
