@@ -39,6 +39,7 @@ class Migration(migrations.Migration):
                 ('warning_hours', models.CharField(default='24,2', help_text='Hours before a deadline to warn you, separated by commas.', max_length=50, validators=[accounts.validators.validate_warning_hours], verbose_name='time-out warnings')),
                 ('board_side', models.CharField(choices=[('right', 'Right'), ('left', 'Left')], default='right', max_length=5, verbose_name='home board side')),
                 ('confirm_moves', models.BooleanField(default=False, help_text='Ask for confirmation before a move is sent.', verbose_name='confirm moves')),
+                ('stay_after_move', models.BooleanField(default=False, help_text='Without it, sending a move takes you to the next game waiting for you.', verbose_name='stay on the game after moving')),
                 ('vacation_days_per_year', models.PositiveSmallIntegerField(default=30, verbose_name='vacation days per year')),
                 ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
                 ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
