@@ -60,7 +60,7 @@ COLORS: dict[str, str] = {
     "light": "#c9a66b",
     "text": "#1d1d1b",
     "frame_text": "#fbfaf7",
-    "last_move": "#b45309",  # the last move's arrows and outlines (amber: not a selection)
+    "last_move": "#92400e",  # the last move's arrows and outlines (amber: not a selection)
     "halo": "#fbfaf7",
 }
 #: A side's checkers (and dice): fill, stroke/text.

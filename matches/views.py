@@ -312,6 +312,7 @@ def _render_game(
         "away_until": _away_until(game, away),
         "away_player": on_turn,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
+        "wide_page": True,  # base.html: the board takes the room a desktop offers
         # Only a page the player asked to see reads their notices: a refused POST that
         # shows the page again changes nothing.
         **game_messages_context(game, user, shown=request.method == "GET"),
