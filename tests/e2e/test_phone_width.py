@@ -74,7 +74,9 @@ def overflow(page: Any, path: str, language: str) -> dict[str, Any] | None:
     return dict(found)
 
 
-@pytest.mark.parametrize("language", ["en", "es", "ca"])
+# English and Catalan: Catalan's words are the longest of the three (its record headings
+# were the ones that pushed the player page to 449 px); Spanish adds time, not cover.
+@pytest.mark.parametrize("language", ["en", "ca"])
 def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: str) -> None:
     monkeypatch.setattr(record, "dice", FixedDice([(3, 1)] * 40))
     me = UserFactory(username="maximiliana_featherstonehaugh", display_name=LONG_NAME)

@@ -68,8 +68,10 @@ def test_sign_up_challenge_and_accept(new_page, live_server) -> None:
 
 
 def test_a_whole_one_point_match_played_by_clicking(new_page, monkeypatch) -> None:
+    """Alice clicks every move of a whole match on a desktop (Hypergammon's three checkers
+    a side keep it short; test_whole_match.py drags, taps and types)."""
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    game = start_match(alice, bob, monkeypatch, SeededDice(11), length=1)
+    game = start_match(alice, bob, monkeypatch, SeededDice(11), length=1, variant="hypergammon")
     match = game.match
     me = match.color_of(alice)
     page = new_page(user=alice)
