@@ -242,7 +242,7 @@ if "EMAIL_FILE_PATH" in _email:
     EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Backgammon <backgammon@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-#: Seconds before a refused e-mail's task runs again (doubling per attempt); the worker
+#: Seconds before a refused e-mail is tried again (doubling per attempt); the worker
 #: tests set it low so that they do not wait out a real retry.
 NOTIFICATION_RETRY_BASE_SECONDS = env_int("NOTIFICATION_RETRY_BASE_SECONDS", 30, minimum=1)
 EMAIL_TIMEOUT = 20

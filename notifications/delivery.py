@@ -41,7 +41,6 @@ from .texts import render_digest, render_email
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 6
-RETRY_BASE = timedelta(seconds=30)
 #: A row claimed longer ago than this was dropped by a dead worker (hard limit 120 s).
 SENDING_TIMEOUT = timedelta(minutes=5)
 
@@ -98,7 +97,7 @@ def _failed(row: Notification, now: datetime, exc: Exception) -> str:
         )
         log.error("notification %s failed for good: %s", row.pk, error)
         return "failed"
-    delay = RETRY_BASE * 2 ** (row.attempts - 1)
+    delay = retry_delay(row.attempts)
     Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
         status=Status.PENDING, claimed_at=None, next_attempt_at=now + delay, last_error=error
     )
@@ -107,7 +106,8 @@ def _failed(row: Notification, now: datetime, exc: Exception) -> str:
 
 
 def retry_delay(attempts: int) -> timedelta:
-    """The countdown of a refused e-mail's next task: settings.NOTIFICATION_RETRY_BASE_SECONDS
+    """How long a refused e-mail waits before its next attempt (the row's
+    ``next_attempt_at`` and its task's countdown alike): settings.NOTIFICATION_RETRY_BASE_SECONDS
     (30 s by default, an env value so the worker tests can shorten it), doubled per attempt."""
     return timedelta(seconds=settings.NOTIFICATION_RETRY_BASE_SECONDS) * 2 ** (attempts - 1)
 

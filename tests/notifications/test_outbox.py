@@ -87,12 +87,12 @@ def test_a_failed_send_is_retried_with_backoff_then_recorded(
     assert notification_deliver(notification_id=row.pk, now=NOW) == "retry"
     row.refresh_from_db()
     assert (row.status, row.attempts) == (Status.PENDING, 1)
-    assert row.next_attempt_at == NOW + delivery.RETRY_BASE
+    assert row.next_attempt_at == NOW + timedelta(seconds=30)  # the default retry base
     assert "smtp down" in row.last_error
     for attempt in range(2, delivery.MAX_ATTEMPTS):
         assert notification_deliver(notification_id=row.pk, now=NOW) == "retry"
         row.refresh_from_db()
-        assert row.next_attempt_at == NOW + delivery.RETRY_BASE * 2 ** (attempt - 1)
+        assert row.next_attempt_at == NOW + timedelta(seconds=30) * 2 ** (attempt - 1)
     assert notification_deliver(notification_id=row.pk, now=NOW) == "failed"
     row.refresh_from_db()
     assert row.status == Status.FAILED and "smtp down" in row.last_error
