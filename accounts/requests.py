@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 
 from accounts.models import User
@@ -19,3 +21,10 @@ def signed_in_user(request: HttpRequest) -> User:
     user = request.user
     assert isinstance(user, User), "signed_in_user() behind no login guard"
     return user
+
+
+def context_user(context: Any) -> User | None:
+    """The signed-in user of a template context's request, or None for a visitor (or a
+    template rendered without a request): what the nav's and pages' tags read."""
+    user = getattr(context.get("request"), "user", None)
+    return user if isinstance(user, User) and user.is_authenticated else None

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
+from accounts.requests import context_user
 from challenges.models import Challenge
 from challenges.selectors import challenges_open_to
 from matches.models import Match
@@ -14,9 +15,8 @@ register = template.Library()
 def challenges_to_me(context: template.Context) -> list[Challenge]:
     """The open challenges addressed to the signed-in player, for the dashboard (a tag,
     so the matches' dashboard view needs nothing of the challenges app)."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
+    user = context_user(context)
+    if user is None:
         return []
     now = timezone.now()
     return [c for c in challenges_open_to(user).filter(opponent=user) if c.expires_at > now]
@@ -26,11 +26,9 @@ def challenges_to_me(context: template.Context) -> list[Challenge]:
 def rematch_button(context: template.Context, match: Match) -> dict[str, object]:
     """The "Rematch" button of a finished match's page, for its two players only (a tag,
     so the matches' match page needs nothing of the challenges app, which owns the view)."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
+    user = context_user(context)
     show = (
         user is not None
-        and user.is_authenticated
         and match.status == Match.Status.FINISHED
         and user.pk in (match.white_id, match.black_id)
     )
