@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -156,6 +157,9 @@ def check_wheel(python: Path, tmp: Path) -> None:
     dist, venv, site = tmp / "dist", tmp / "venv", tmp / "site"
     site.mkdir()
     pip = [python, "-m", "pip", "--quiet"]
+    # setuptools builds in the checkout's build/ and packs whatever an earlier build left
+    # there: a module since moved or deleted would ride along and hide a real omission.
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
     run([*pip, "wheel", ".", "--no-deps", "-w", dist])
     wheel = next(dist.glob("*.whl"))
     run([sys.executable, "-m", "venv", "--without-pip", venv])
