@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestModule
 
+#: The real Celery worker harness (fixtures ``redis`` and ``live_db_url``).
+pytest_plugins = ["tests.worker"]
+
 RULES_DIR = Path(__file__).resolve().parent / "gammon"
 
 

@@ -195,7 +195,10 @@ def cmd_check(args: list[str]) -> int:
     steps: list[tuple[str, list[str | os.PathLike[str]]]] = [
         ("ruff check", [bin_path(VENV, "ruff"), "check", "."]),
         ("ruff format --check", [bin_path(VENV, "ruff"), "format", "--check", "."]),
-        ("mypy --strict gammon", [bin_path(VENV, "mypy"), "--strict", "gammon"]),
+        (
+            "mypy --strict gammon gnubg_bridge",
+            [bin_path(VENV, "mypy"), "--strict", "gammon", "gnubg_bridge"],
+        ),
         # The apps, with django-stubs and djangorestframework-stubs ([tool.mypy] in
         # pyproject.toml).
         ("mypy apps", [bin_path(VENV, "mypy"), *MYPY_APPS]),

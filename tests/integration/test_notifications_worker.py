@@ -9,13 +9,8 @@ own aiosmtpd server. The worker gets the test database through DATABASE_URL.
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
 from email import message_from_bytes
 from email.message import Message
@@ -27,13 +22,13 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from backgammon.celery import app
 from challenges import services as challenge_services
 from matches import turns
 from notifications import delivery, outbox
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from tests.factories import UserFactory
+from tests.worker import Redis, Worker, free_port, use_broker, wait_for
 
 pytestmark = [
     pytest.mark.postgres,
@@ -42,26 +37,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(check: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-# --------------------------------------------------------------------------- SMTP
 
 
 class Inbox:
@@ -98,123 +73,6 @@ def smtp() -> Iterator[tuple[Inbox, int]]:
 # --------------------------------------------------------------------------- Redis
 
 
-class Redis:
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        executable = shutil.which("redis-server")
-        if executable is None:
-            pytest.fail("redis-server is not installed")
-        self.process = subprocess.Popen(
-            [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for(self._up, 10, "redis-server")
-
-    def _up(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
-
-
-def _use_broker(url: str) -> None:
-    app.conf.broker_url = url
-    app.conf.broker_write_url = url
-    app.conf.broker_read_url = url
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def redis() -> Iterator[Redis]:
-    server = Redis()
-    server.start()
-    previous = app.conf.broker_url
-    _use_broker(server.url)
-    try:
-        yield server
-    finally:
-        _use_broker(previous)
-        server.stop()
-
-
-# --------------------------------------------------------------------------- worker
-
-
-class Worker:
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env = env
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, **extra_env: str) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "backgammon.celery", "worker"]
-                + ["-P", "solo", "-Q", "email,clock,celery", "--without-heartbeat"]
-                + ["--without-gossip", "--without-mingle", "-l", "INFO"],
-                cwd=ROOT,
-                env={**self.env, **extra_env},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        wait_for(lambda: b"ready." in self.log.read_bytes(), 60, "the worker to be ready")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-            self.process = None
-
-    def wait_idle(self, timeout: float = 90) -> None:
-        """Wait until no task is queued, waiting for its countdown or running, so whatever
-        e-mail was sent is all that will be sent (no beat runs in these tests).
-
-        The queues are read in the broker, then the worker is asked what it holds: it
-        answers between tasks, so an answer naming none means none is left.
-        """
-        from redis import Redis as RedisClient
-
-        client = RedisClient.from_url(self.env["REDIS_URL"])
-
-        def idle() -> bool:
-            lists = [k for k in client.scan_iter() if client.type(k) == b"list"]
-            if any(client.llen(k) for k in lists):
-                return False
-            inspect = app.control.inspect(timeout=1, limit=1)
-            answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
-            return all(a is not None and not any(a.values()) for a in answers)
-
-        try:
-            wait_for(idle, timeout, "the worker to be idle")
-        finally:
-            client.close()
-
-    def stop(self) -> None:
-        if self.process is not None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-            self.process = None
-
-
 @pytest.fixture
 def worker(
     redis: Redis, smtp: tuple[Inbox, int], tmp_path: Path, live_db_url: str
@@ -237,15 +95,6 @@ def worker(
     finally:
         w.stop()
         connection.close()
-
-
-@pytest.fixture
-def live_db_url() -> str:
-    s = connection.settings_dict
-    return (
-        f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/"
-        f"{s['NAME']}"
-    )
 
 
 # --------------------------------------------------------------------------- game
@@ -351,7 +200,7 @@ def test_emails_owed_while_redis_was_down_arrive_when_it_is_back(
     assert time.monotonic() - started < 10, "a move must not wait for the broker"
     assert [row_status(r) for r in owed] == ["pending", "pending"]
     redis.start()
-    _use_broker(redis.url)
+    use_broker(redis.url)
     later = timezone.now() + outbox.SWEEP_GRACE
     assert delivery.notifications_sweep(now=later, send=notification_tasks.enqueue) >= 2
     for row in owed:
