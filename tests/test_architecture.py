@@ -16,7 +16,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: an app may import the apps after it, never those before it.
-ORDER = ("moderation", "stats", "notifications", "challenges", "matches", "accounts")
+ORDER = (
+    "moderation",
+    "stats",
+    "bots",
+    "analysis",
+    "notifications",
+    "challenges",
+    "matches",
+    "accounts",
+)
 OURS = {*ORDER, "backgammon", "gammon", "gnubg_bridge"}
 
 
