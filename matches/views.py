@@ -203,9 +203,23 @@ def _act(game: Game, user: User, data: dict[str, Any]) -> None:
 
 @require_POST
 def game_swap_dice(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Show the dice in the other order (display only, kept in the session)."""
-    request.session[SWAP_DICE] = not request.session.get(SWAP_DICE, False)
+    """Show this roll's dice in the other order (the page without JavaScript).
+
+    Display only, kept in the session for this game at this ply: the next roll, and
+    every other game, show the higher die first again, as the record writes them.
+    """
+    ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
+    if ply is None:
+        raise Http404
+    if _dice_swapped(request, game_id, ply):
+        request.session.pop(SWAP_DICE, None)
+    else:
+        request.session[SWAP_DICE] = {"game": game_id, "ply": ply}
     return redirect(reverse("game_detail", args=[game_id]) + "#board")
+
+
+def _dice_swapped(request: HttpRequest, game_id: int, ply: int) -> bool:
+    return request.session.get(SWAP_DICE) == {"game": game_id, "ply": ply}
 
 
 def game_ply(request: HttpRequest, game_id: int) -> JsonResponse:
@@ -237,7 +251,7 @@ def _board_view(request: HttpRequest, game: Game) -> dict[str, Any]:
     return {
         "viewer_color": color if color is not None else Color.WHITE,
         "home_side": home_side,
-        "swap_dice": bool(request.session.get(SWAP_DICE, False)),
+        "swap_dice": _dice_swapped(request, game.pk, game.ply),
     }
 
 

@@ -424,6 +424,31 @@ def test_the_dice_can_be_shown_swapped(game: Game) -> None:
     assert dice_shown() == ["1", "3"]
     game.refresh_from_db()
     assert game.dice == (3, 1)  # display only
+    assert client.post(reverse("game_swap_dice", args=[game.pk])).status_code == 302
+    assert dice_shown() == ["3", "1"]
+
+
+def test_swapped_dice_stay_with_their_game_and_roll(game: Game, scripted) -> None:  # type: ignore[no-untyped-def]
+    """The no-JS swap is for this roll of this game, not a switch for every game."""
+    white, black = white_and_black(game)
+    client = client_for(white)
+    scripted(6, 2)
+    now = timezone.now()
+    challenge = challenge_services.challenge_create(challenger=white, opponent=black, now=now)
+    other = challenge_services.challenge_accept(
+        challenge_id=challenge.pk, user=black, now=now
+    ).current_game
+    assert other is not None
+    assert client.post(reverse("game_swap_dice", args=[game.pk])).status_code == 302
+
+    def dice_shown(game_id: int) -> list[str]:
+        content = client.get(reverse("game_detail", args=[game_id])).content.decode()
+        return [part.split('"')[0] for part in content.split('class="die" data-value="')[1:]]
+
+    assert dice_shown(game.pk) == ["1", "3"]
+    assert dice_shown(other.pk) == ["6", "2"]
+    Game.objects.filter(pk=game.pk).update(ply=game.ply + 1)  # the game moved on
+    assert dice_shown(game.pk) == ["3", "1"]
 
 
 def test_the_board_follows_the_home_side_preference(game: Game) -> None:
