@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from backgammon.api.docs import redoc_view
+
 urlpatterns = [
     # The API first: a bot's every request resolves here without trying the site's
     # patterns (the admin's and allauth's among them) one by one.
@@ -14,6 +16,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
+    path("api/redoc/", redoc_view, name="api_redoc"),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     # Browsers ask for /favicon.ico wherever a page names no icon (the API's JSON, Swagger).
     path(

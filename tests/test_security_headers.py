@@ -157,6 +157,27 @@ def test_the_api_docs_load_swagger_ui_from_the_site(client: Client) -> None:
     assert client.get(bundle).status_code == 200
 
 
+def test_the_api_docs_serve_redoc_from_the_site_with_a_nonce_not_unsafe_inline(
+    client: Client,
+) -> None:
+    response = client.get(reverse("api_redoc"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    found = inline_code(page)
+    assert found.blocked == []
+    assert all(url.startswith("/") for url in found.urls), found.urls  # no CDN, no fonts
+    assert any(url.endswith("redoc.standalone.js") for url in found.urls), found.urls
+    policy = dict(
+        (d.split()[0], d.split()[1:]) for d in response["Content-Security-Policy"].split(";")
+    )
+    nonce = page.split('data-nonce="')[1].split('"')[0]
+    assert f"'nonce-{nonce}'" in policy["style-src"]
+    assert "'unsafe-inline'" not in policy["style-src"] + policy["script-src"]
+    assert policy["script-src"] == ["'self'"]
+    for url in found.urls:
+        assert client.get(url).status_code == 200, url
+
+
 def test_the_admin_pages_send_the_policy_and_carry_no_inline_code(game: Game) -> None:
     staff = User.objects.create_superuser("root", "root@example.com", "pw")
     client = Client()

@@ -50,6 +50,16 @@ def test_no_main_page_violates_the_content_security_policy(new_page, monkeypatch
     # Swagger UI has run (its bundle, start-up script and the schema all loaded).
     anonymous.locator(".swagger-ui .info .title").wait_for()
     assert "Backgammon API" in anonymous.locator(".swagger-ui .info .title").inner_text()
+    # Redoc has run, styled (its <style> elements carry the nonce), search and all.
+    anonymous.goto("/api/redoc/")
+    anonymous.get_by_role("heading", name="Backgammon API").wait_for()
+    anonymous.get_by_placeholder("Search...").fill("challenge")
+    anonymous.locator("[data-role='search:results'] li").first.wait_for()
+    anonymous.wait_for_load_state("networkidle")
+    # Only the footer's logo, which Redoc fetches from its CDN, is refused, on purpose.
+    assert all("cdn.redoc.ly" in v for v in anonymous.csp_violations), anonymous.csp_violations
+    anonymous.csp_violations.clear()
+    assert anonymous.js_errors == []
 
     page = new_page(user=mover)
     for path in (
