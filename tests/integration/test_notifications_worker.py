@@ -38,7 +38,6 @@ pytestmark = [
 ]
 
 
-
 class Inbox:
     """An aiosmtpd handler that keeps what it receives, or refuses it while ``refuse``."""
 
