@@ -185,6 +185,7 @@ MYPY_APPS = [
     "challenges",
     "notifications",
     "stats",
+    "bots",
     "moderation",
 ]
 

@@ -62,6 +62,11 @@ class User(AbstractUser):
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=30
     )
+    # On the user row, not only in the ``bots`` app: every page and API answer that names a
+    # player marks a bot, and reads nothing more to know it.
+    is_bot = models.BooleanField(
+        _("bot"), default=False, help_text=_("A computer player (GNU Backgammon), not a person.")
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

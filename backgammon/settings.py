@@ -14,6 +14,7 @@ REDIS_URL      unset: Celery tasks run eagerly in-process, local-memory cache;
 EMAIL_URL      default console:, or smtp://user:pass@host:port (see parse_email_url)
 DEFAULT_FROM_EMAIL
 TRUSTED_PROXY_COUNT  reverse proxies in front that append to X-Forwarded-For (default 0)
+BOT_MATCHES_RATED    whether matches against the GNU Backgammon bots are rated (default false)
 """
 
 from pathlib import Path
@@ -81,6 +82,7 @@ INSTALLED_APPS = [
     "challenges",
     "notifications",
     "stats",
+    "bots",
     # After the apps it moderates: its admin.py replaces their User, Match and GameMessage
     # admins with subclasses that add the moderators' actions.
     "moderation",
@@ -217,6 +219,8 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "*.tasks.email_*": {"queue": "email"},
     "*.tasks.clock_*": {"queue": "clock"},
+    # gnubg's decisions for the bots' turns: workers with gnubg installed consume it.
+    "bots.tasks.*": {"queue": "bots"},
 }
 # Periodic tasks, declared in code: {"name": {"task": "...", "schedule": seconds}}.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -226,7 +230,15 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "remind-players": {"task": "notifications.tasks.clock_remind_players", "schedule": 300.0},
     "sweep-email-outbox": {"task": "notifications.tasks.email_sweep", "schedule": 60.0},
     "send-digests": {"task": "notifications.tasks.email_digests", "schedule": 600.0},
+    # A bot's turn whose task was lost (the broker was down) is queued again (bots/).
+    "sweep-bot-turns": {"task": "bots.tasks.bot_sweep", "schedule": 60.0},
 }
+
+# --- Bots ----------------------------------------------------------------------
+
+# Matches against the bots (bots/) count for the ratings, and the bots appear on the
+# leaderboard, only when this is on.
+BOT_MATCHES_RATED = env_bool("BOT_MATCHES_RATED", False)
 
 # --- E-mail --------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from . import record, turns
 from .models import Game, Match
 
 
-class _TurnArgs(TypedDict):
+class TurnArgs(TypedDict):
     """The arguments every turn service takes."""
 
     game_id: int
@@ -29,7 +29,7 @@ def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float
     """Make one action for whoever must act in ``game``; returns the game after it."""
     match: Match = game.match
     user: User = match.white if game.turn == 0 else match.black
-    common = _TurnArgs(game_id=game.pk, player=user, expected_ply=game.ply, now=now)
+    common = TurnArgs(game_id=game.pk, player=user, expected_ply=game.ply, now=now)
     if game.state == Game.State.DOUBLED:
         if rng.random() < 0.5:
             return turns.game_take(**common)

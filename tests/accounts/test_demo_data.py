@@ -6,14 +6,20 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts.models import User
+from gnubg_bridge.decisions import LEVELS
+
+LEVEL_SLUGS = [name.replace("_", "-") for name in LEVELS]
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_creates_three_verified_demo_players_once() -> None:
+def test_it_creates_three_verified_demo_players_and_the_bots_once() -> None:
     call_command("demo_data", stdout=StringIO())
     call_command("demo_data", stdout=StringIO())
-    assert sorted(User.objects.values_list("username", flat=True)) == ["alice", "bob", "carol"]
+    people = User.objects.filter(is_bot=False).values_list("username", flat=True)
+    assert sorted(people) == ["alice", "bob", "carol"]
+    bots = User.objects.filter(is_bot=True).values_list("username", flat=True)
+    assert sorted(bots) == sorted(f"gnubg-{level}" for level in LEVEL_SLUGS)
     assert EmailAddress.objects.filter(verified=True, primary=True).count() == 3
 
 

@@ -1,0 +1,185 @@
+"""The bots' accounts, their answers to challenges, and their turns.
+
+A bot plays exactly as a person does: each action is one call of the service a person's
+request calls (:mod:`matches.turns`: roll, move, double, take, drop;
+:func:`matches.endings.game_resign`), with the ply the bot looked at as
+``expected_ply``. gnubg thinks *outside* any transaction (no row is locked while it
+runs); the service then refuses a turn that moved on meanwhile, and the bot does
+nothing. So a duplicate task, or one for a turn already played, changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from backgammon.errors import Conflict, InvalidAction
+from challenges import services as challenge_services
+from challenges.models import Challenge
+from gammon import Variant
+from gnubg_bridge import decisions, process
+from gnubg_bridge.decisions import CubeDecision, CubeQuestion, PlayQuestion, ResignQuestion
+from matches import endings, record, turns
+from matches.bots import TurnArgs
+from matches.models import Game
+
+from .models import Bot
+
+log = logging.getLogger(__name__)
+
+#: A bot's turn is at most a roll and a move (or a double, a resignation): a bound on the
+#: loop that plays on while the bot stays on turn.
+MAX_ACTIONS = 4
+
+
+def bots_available() -> bool:
+    """Whether the bots can play here: gnubg is installed on this machine."""
+    return process.available()
+
+
+def bot_username(level: str) -> str:
+    return f"gnubg-{level.replace('_', '-')}"
+
+
+def bots_create() -> list[Bot]:
+    """Create (or bring up to date) one bot account for each of gnubg's levels. Idempotent.
+
+    A bot cannot sign in (no usable password, no e-mail address) and gets no e-mail.
+    """
+    bots = []
+    for level in decisions.LEVELS.values():
+        user, _created = User.objects.update_or_create(
+            username=bot_username(level.name),
+            defaults={
+                "display_name": f"GNU Backgammon ({level.title})",
+                "is_bot": True,
+                "email": "",
+                "notify": User.Notify.NONE,
+            },
+        )
+        if user.has_usable_password():
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        bot, _created = Bot.objects.update_or_create(user=user, defaults={"level": level.name})
+        bots.append(bot)
+    return bots
+
+
+def bot_of(user: User) -> Bot | None:
+    if not user.is_bot:
+        return None
+    return Bot.objects.filter(user=user).first()
+
+
+def bot_matches_rated() -> bool:
+    """The site setting ``BOT_MATCHES_RATED``: whether a match against a bot is rated."""
+    return bool(getattr(settings, "BOT_MATCHES_RATED", False))
+
+
+def _refusal(bot: Bot | None, challenge: Challenge) -> InvalidAction | None:
+    """Why the bot cannot play ``challenge``, or None when it can."""
+    if bot is None:
+        return InvalidAction(_("This computer player is retired."), code="bot_refuses")
+    if not bots_available():
+        return InvalidAction(
+            _("The computer players are unavailable: GNU Backgammon is not installed here."),
+            code="bots_unavailable",
+        )
+    if not decisions.supports(Variant(challenge.variant), challenge.length):
+        return InvalidAction(
+            _("GNU Backgammon does not play %(variant)s."),
+            code="bot_refuses",
+            variant=challenge.get_variant_display(),
+        )
+    return None
+
+
+def bot_answer_challenge(*, challenge: Challenge, now: datetime) -> None:
+    """A challenge to a bot is answered at once, in the transaction that made it.
+
+    The bot accepts one it can play; one it cannot (gnubg missing, a variant gnubg does
+    not play) is refused with the reason, and the challenge is not made. A match against
+    a bot is rated only where the site says so (``BOT_MATCHES_RATED``).
+    """
+    opponent = challenge.opponent
+    if opponent is None or not opponent.is_bot:
+        return
+    refusal = _refusal(bot_of(opponent), challenge)
+    if refusal is not None:
+        raise refusal
+    if challenge.rated and not bot_matches_rated():
+        challenge.rated = False
+        challenge.save(update_fields=["rated"])
+    challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+
+
+def bot_on_turn(game: Game) -> Bot | None:
+    """The bot that must act in ``game`` now, if it is a bot's turn in a live game."""
+    if game.state == Game.State.FINISHED:
+        return None
+    return bot_of(game.match.player(game.turn_color))
+
+
+def bot_play_turn(*, game_id: int, ply: int, now: datetime) -> int:
+    """Play the bot's turn in ``game_id`` if the game still stands at ``ply``.
+
+    Plays on while the bot stays on turn (its roll, then its move) and returns how many
+    actions it took: 0 for a stale or duplicate call. Raises ``GnubgError`` when gnubg
+    fails (the task retries), having changed nothing for that action.
+    """
+    acted = 0
+    for _action in range(MAX_ACTIONS):
+        game = Game.objects.select_related("match__white", "match__black").get(pk=game_id)
+        bot = bot_on_turn(game)
+        if bot is None or game.ply != ply:
+            return acted
+        try:
+            game = _act(game, bot, now)
+        except Conflict:  # another delivery played this turn first
+            log.info("bot %s: game %s moved on from ply %s", bot.level, game_id, ply)
+            return acted
+        acted += 1
+        ply = game.ply
+    return acted
+
+
+def _act(game: Game, bot: Bot, now: datetime) -> Game:
+    """One action of ``bot``, decided by gnubg, made through a person's service."""
+    level = bot.gnubg_level
+    color = game.turn_color
+    state = record.state_of(game.match, game)
+    position = game.position()
+    common = TurnArgs(game_id=game.pk, player=bot.user, expected_ply=game.ply, now=now)
+    if game.state == Game.State.DOUBLED:
+        (cube,) = decisions.decide([CubeQuestion(position.mirror(), state)], level)
+        assert isinstance(cube, CubeDecision)
+        return turns.game_take(**common) if cube.take else turns.game_drop(**common)
+    if game.state == Game.State.ROLLING:
+        resign, cube = decisions.decide(
+            [ResignQuestion(position, state), CubeQuestion(position, state)], level
+        )
+        if resign is True:
+            return endings.game_resign(**common)
+        if isinstance(cube, CubeDecision) and cube.double and state.can_double(color):
+            return turns.game_double(**common)
+        return turns.game_roll(**common)
+    dice = game.dice or (0, 0)
+    resign, play = decisions.decide(
+        [ResignQuestion(position, state), PlayQuestion(position, dice, state)], level
+    )
+    if resign is True:
+        return endings.game_resign(**common)
+    return turns.game_play_move(play_text=str(play), **common)
+
+
+def bot_games_waiting() -> list[tuple[int, int]]:
+    """``(game id, ply)`` of every live game where a bot is on turn: the sweeper's list,
+    for a turn whose task was lost (the broker was down when it was queued)."""
+    on_turn = Q(turn=0, match__white__is_bot=True) | Q(turn=1, match__black__is_bot=True)
+    rows = Game.objects.exclude(state=Game.State.FINISHED).filter(on_turn)
+    return list(rows.values_list("pk", "ply"))
