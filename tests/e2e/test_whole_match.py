@@ -1,8 +1,9 @@
 """Whole matches in a real browser (issue 14's tests): both players through their own
-pages, one on a desktop moving by drag and drop, the other on a phone tapping checkers,
-some turns typed in the notation box; the cube's double, take, redouble and drop and a
-resignation through the page's buttons and dialogs; and a waiting page that follows the
-opponent by itself (its 20 s poll, driven by Playwright's clock: the test never reloads).
+pages, one on a desktop moving by drag and drop, the other on a phone tapping checkers
+and dragging them with a finger, some turns typed in the notation box; the cube's
+double, take, redouble and drop and a resignation through the page's buttons and
+dialogs; and a waiting page that follows the opponent by itself (its 20 s poll, driven
+by Playwright's clock: the test never reloads).
 
 The live server runs in this process, so the dice are scripted or seeded through
 ``matches.record.dice``. Key states are saved at 1280 and 390 px wide
@@ -57,6 +58,45 @@ def drag_a_move(page: Any) -> None:
         page.locator("#move-confirm-yes").click()
 
 
+def touch_drag_a_move(page: Any) -> None:
+    """Drag checkers with a finger, as a phone's touch screen sends it (Chromium's touch
+    events through the DevTools protocol; the page sees touch pointer events), each onto
+    the first point the page lights up for it, until the page sends the play.
+
+    The player does not confirm moves, so the drop that completes the play sends it: the
+    page marks its board ``data-sending`` at once, then leaves.
+    """
+    touch = page.context.new_cdp_session(page)
+
+    def finger(kind: str, x: float | None = None, y: float | None = None) -> None:
+        points = [] if x is None else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    for _ in range(8):
+        source = page.locator("svg.board .target.movable").first
+        box = source.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        finger("touchStart", x, y)
+        for step in (4, 8, 12):  # past the 8 px that starts a drag
+            finger("touchMove", x + step, y + step)
+        to = page.locator("svg.board .target.dest").first.bounding_box()
+        tx, ty = to["x"] + to["width"] / 2, to["y"] + to["height"] / 2
+        finger("touchMove", (x + tx) / 2, (y + ty) / 2)
+        finger("touchMove", tx, ty)
+        page.evaluate("window.stillHere = true")
+        finger("touchEnd")
+        # The drop either rendered the next checker to move, or marked the board as
+        # sending the play; then wait until the page has left (its window is new).
+        page.wait_for_function(
+            "() => window.stillHere !== true"
+            " || !document.querySelector('.board-figure[data-sending=\"true\"]')"
+        )
+        if not page.evaluate("window.stillHere === true"):
+            page.wait_for_load_state()
+            return
+    raise AssertionError("the touch-dragged play never became complete")
+
+
 def type_a_move(page: Any) -> None:
     """Type the first legal play the page lists into the notation box and Submit it."""
     play = page.locator("#legal-plays option").first.get_attribute("value")
@@ -81,7 +121,7 @@ def follow_until(page: Any, game: Game) -> None:
     expect(live).to_have_attribute("data-ply", str(game.ply))
 
 
-def test_a_whole_hypergammon_match_dragged_on_a_desktop_and_tapped_on_a_phone(
+def test_a_whole_hypergammon_match_dragged_on_a_desktop_and_by_touch_on_a_phone(
     new_page, monkeypatch
 ) -> None:
     alice = UserFactory(username="alice", confirm_moves=True)  # drags, on a desktop
@@ -116,6 +156,8 @@ def test_a_whole_hypergammon_match_dragged_on_a_desktop_and_tapped_on_a_phone(
             type_a_move(page)
         elif mover.pk == alice.pk:
             drag_a_move(page)
+        elif moved[mover.pk] % 3 == 1:
+            touch_drag_a_move(page)
         else:
             click_a_move(page, tap=True)
         moved[mover.pk] += 1
@@ -125,7 +167,7 @@ def test_a_whole_hypergammon_match_dragged_on_a_desktop_and_tapped_on_a_phone(
         pytest.fail(f"the match did not end in {MAX_TURNS} turns")
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert min(moved.values()) >= 3, moved  # each player dragged or tapped, and typed
+    assert min(moved.values()) >= 3, moved  # each player dragged (or tapped), and typed
     assert reloads > 0, "the waiting page never followed the opponent by itself"
     winner = match.player(Color(game.winner))
     for page in pages.values():
