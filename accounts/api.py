@@ -13,6 +13,7 @@ class MeSerializer(serializers.ModelSerializer):
         fields = [
             "username",
             "display_name",
+            "is_bot",
             "language",
             "time_zone",
             "notify",

@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/", include("matches.api_urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("stats.api_urls")),
+    path("api/", include("bots.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
@@ -36,6 +37,7 @@ urlpatterns = [
     path("", include("challenges.urls")),
     path("", include("matches.urls")),
     path("", include("stats.urls")),
+    path("", include("bots.urls")),  # /computer/
 ]
 
 # Under /api/ these answer the API's JSON error shape; elsewhere Django's own pages.

@@ -116,6 +116,7 @@ def bot_answer_challenge(*, challenge: Challenge, now: datetime) -> None:
         challenge.rated = False
         challenge.save(update_fields=["rated"])
     challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    challenge.refresh_from_db()  # the caller's challenge shows its answer and its match
 
 
 def bot_on_turn(game: Game) -> Bot | None:

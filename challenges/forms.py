@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
+from gnubg_bridge.process import available as gnubg_available
 from matches.models import VariantChoice
 
 
@@ -45,6 +46,11 @@ class ChallengeForm(forms.Form):
                 "data-complete-url": reverse_lazy("challenge_opponents"),
             }
         ),
+    )
+    computer = forms.ChoiceField(
+        label=_("Or play the computer"),
+        required=False,
+        help_text=_("GNU Backgammon at the level you choose accepts at once."),
     )
     variant = forms.ChoiceField(
         label=_("Variant"), choices=VariantChoice.choices, initial=VariantChoice.STANDARD
@@ -84,6 +90,8 @@ class ChallengeForm(forms.Form):
     #: Which field a service error code belongs to (others go on top of the form).
     ERROR_FIELDS = {
         "self_challenge": "opponent",
+        "bot_refuses": "computer",
+        "bots_unavailable": "computer",
         "variant": "variant",
         "length": "length",
         "days_per_move": "days_per_move",
@@ -91,6 +99,26 @@ class ChallengeForm(forms.Form):
         "cube_limit": "cube_limit",
         "cube": "cube_limit",
     }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The bots are users (accounts); whether gnubg is here is the bridge's answer.
+        unavailable = "" if gnubg_available() else " " + gettext("(unavailable)")
+        bots = User.objects.filter(is_bot=True, is_active=True).order_by("pk")
+        computer = self.fields["computer"]
+        assert isinstance(computer, forms.ChoiceField)
+        computer.choices = [
+            ("", pgettext_lazy("play the computer", "No, a person")),
+            *((bot.username, bot.public_name + unavailable) for bot in bots),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        """A level of the computer chosen is the opponent: that bot."""
+        data = super().clean() or {}
+        username = data.get("computer")
+        if username:
+            data["opponent"] = User.objects.get(username=username, is_bot=True)
+        return data
 
     def clean_opponent(self) -> User | None:
         username = self.cleaned_data["opponent"].strip()

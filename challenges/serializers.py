@@ -58,6 +58,11 @@ class ChallengeCreateSerializer(serializers.Serializer):
 class ChallengeSerializer(serializers.ModelSerializer):
     challenger = serializers.CharField(source="challenger.username")
     opponent = serializers.CharField(source="opponent.username", allow_null=True)
+    opponent_is_bot = serializers.BooleanField(
+        source="opponent.is_bot",
+        default=False,
+        help_text="The challenge is to a computer player (GNU Backgammon).",
+    )
     match = serializers.IntegerField(source="match_id", allow_null=True)
 
     class Meta:
@@ -66,6 +71,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "id",
             "challenger",
             "opponent",
+            "opponent_is_bot",
             "variant",
             "length",
             "days_per_move",

@@ -67,6 +67,14 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 form.add_error(form.ERROR_FIELDS.get(error.code), str(error))
                 status = error.status
             else:
+                if challenge.match is not None:  # a computer player accepts at once
+                    assert challenge.opponent is not None
+                    messages.success(
+                        request,
+                        _("%(name)s accepted: your match has begun.")
+                        % {"name": challenge.opponent.public_name},
+                    )
+                    return redirect(challenge.match)
                 if challenge.opponent is None:
                     messages.success(request, _("Your open challenge is posted."))
                 else:
@@ -79,7 +87,12 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         else:
             status = 400
     else:
-        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
+        form = ChallengeForm(
+            initial={
+                "opponent": request.GET.get("opponent", ""),
+                "computer": request.GET.get("computer", ""),
+            }
+        )
     return render(request, "matches/challenge_new.html", {"form": form}, status=status)
 
 

@@ -152,8 +152,8 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def _player(user: User) -> dict[str, str]:
-    return {"username": user.username, "display_name": user.public_name}
+def _player(user: User) -> dict[str, Any]:
+    return {"username": user.username, "display_name": user.public_name, "is_bot": user.is_bot}
 
 
 def _clock(game: Game) -> dict[str, Any] | None:

@@ -125,6 +125,7 @@ class CubeLimitField(StrictIntegerField):
 class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField(source="public_name")
+    is_bot = serializers.BooleanField(help_text="A computer player (GNU Backgammon).")
 
 
 # --------------------------------------------------------------------------- matches

@@ -82,6 +82,7 @@ class RatingPointSerializer(serializers.Serializer):
 
 class PlayerRecordSerializer(serializers.Serializer):
     username = serializers.CharField(source="player.username")
+    is_bot = serializers.BooleanField(source="player.is_bot")
     games = RecordSerializer()
     matches = RecordSerializer()
     gammons_won = serializers.IntegerField()
@@ -98,10 +99,19 @@ class PlayerRecordSerializer(serializers.Serializer):
 class LeaderboardRowSerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="player.username")
     name = serializers.CharField(source="player.public_name")
+    is_bot = serializers.BooleanField(source="player.is_bot")
 
     class Meta:
         model = PlayerStats
-        fields = ["username", "name", "rating", "best_rating", "experience", "rated_matches"]
+        fields = [
+            "username",
+            "name",
+            "is_bot",
+            "rating",
+            "best_rating",
+            "experience",
+            "rated_matches",
+        ]
         read_only_fields = fields
 
 

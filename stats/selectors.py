@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from bots.services import bot_matches_rated
 from matches.models import Game, Match, VariantChoice
 
 from .maths import INITIAL_RATING, ChiSquare, chi_square_test, percentage
@@ -227,14 +228,14 @@ def player_page_context(player: User) -> dict[str, object]:
 
 
 def leaderboard() -> QuerySet[PlayerStats]:
-    """Players with enough finished rated matches, best rating first."""
-    return (
-        PlayerStats.objects.filter(
-            rated_matches__gte=LEADERBOARD_MIN_MATCHES, player__is_active=True
-        )
-        .select_related("player")
-        .order_by("-rating", "player_id")
+    """Players with enough finished rated matches, best rating first. The bots are there
+    only while the site rates their matches (``BOT_MATCHES_RATED``)."""
+    rows = PlayerStats.objects.filter(
+        rated_matches__gte=LEADERBOARD_MIN_MATCHES, player__is_active=True
     )
+    if not bot_matches_rated():
+        rows = rows.exclude(player__is_bot=True)
+    return rows.select_related("player").order_by("-rating", "player_id")
 
 
 #: The longest search text the player directory reads (a username is at most 150).

@@ -26,6 +26,7 @@ SOURCE_DIRS = (
     "notifications",
     "stats",
     "moderation",
+    "bots",
     "templates",
 )
 

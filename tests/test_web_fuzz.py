@@ -292,6 +292,7 @@ NO_INPUT = {
     "challenge_list": "/challenges/",
     "stats_site": "/stats/",
     "stats_dice": "/stats/dice/",
+    "bot_list": "/computer/",
     "account_inactive": "/accounts/inactive/",
     "account_email_verification_sent": "/accounts/confirm-email/",
     "account_reset_password_done": "/accounts/password/reset/done/",

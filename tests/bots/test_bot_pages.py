@@ -1,0 +1,163 @@
+"""Bots as players see them: challenged by form or API, marked everywhere, refused with a
+reason where they cannot play, unrated and off the leaderboard unless the site rates them.
+
+gnubg is never run here: a challenge's acceptance queues the bot's first turn after the
+commit, which a test's transaction never reaches. Whether gnubg is installed is what
+``GNUBG`` names (an empty file is "installed").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from accounts.models import User
+from bots import services
+from bots.models import Bot
+from challenges.models import Challenge
+from matches.models import Match
+from stats.models import PlayerStats
+from tests.matches.api_helpers import token_client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def bots(db: None) -> dict[str, Bot]:
+    return {bot.level: bot for bot in services.bots_create()}
+
+
+@pytest.fixture
+def gnubg_here(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    program = tmp_path / "gnubg"
+    program.touch()
+    monkeypatch.setenv("GNUBG", str(program))
+
+
+@pytest.fixture
+def no_gnubg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GNUBG", str(tmp_path / "not-installed"))
+
+
+def test_the_challenge_form_plays_the_computer_at_the_chosen_level(
+    bots: dict[str, Bot], gnubg_here: None, player: User, player_client: Client
+) -> None:
+    form = player_client.get("/challenges/new/?computer=gnubg-expert")
+    assert 'value="gnubg-expert" selected' in form.content.decode()
+    response = player_client.post(
+        "/challenges/new/",
+        {
+            "computer": "gnubg-expert",
+            "variant": "standard",
+            "length": 3,
+            "days_per_move": 3,
+            "time_bank_days": 0,
+            "cube_limit": 64,
+            "rated": "on",
+        },
+    )
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+    assert {match.white, match.black} == {player, bots["expert"].user}
+    assert not match.rated  # BOT_MATCHES_RATED is off by default
+    page = player_client.get(match.get_absolute_url()).content.decode()
+    assert "GNU Backgammon (Expert)" in page
+    assert 'class="badge bot-badge"' in page
+
+
+def test_the_api_challenges_a_bot_by_username_and_marks_it(
+    bots: dict[str, Bot], gnubg_here: None, player: User, settings: Settings
+) -> None:
+    settings.BOT_MATCHES_RATED = True
+    client = token_client(player)
+    listed = client.get("/api/bots/").json()
+    assert [row["level"] for row in listed][:1] == ["beginner"]
+    assert all(row["is_bot"] and row["available"] for row in listed)
+    response = client.post(
+        "/api/challenges/", {"opponent": "gnubg-world-class", "length": 1}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["status"] == "accepted" and body["opponent_is_bot"] is True
+    assert body["rated"] is True  # the site rates bot matches here
+    match = client.get(f"/api/matches/{body['match']}/").json()
+    players = {
+        match["white"]["username"]: match["white"],
+        match["black"]["username"]: match["black"],
+    }
+    assert players["gnubg-world-class"]["is_bot"] is True
+    assert players[player.username]["is_bot"] is False
+    assert client.get("/api/me/").json()["is_bot"] is False
+
+
+def test_without_gnubg_bots_are_unavailable_and_a_challenge_is_refused_with_the_reason(
+    bots: dict[str, Bot], no_gnubg: None, player: User, player_client: Client
+) -> None:
+    client = token_client(player)
+    response = client.post("/api/challenges/", {"opponent": "gnubg-expert"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bots_unavailable"
+    assert "GNU Backgammon is not installed" in response.json()["detail"]
+    assert not Challenge.objects.exists() and not Match.objects.exists()
+    assert all(row["available"] is False for row in client.get("/api/bots/").json())
+    page = player_client.get("/computer/").content.decode()
+    assert "unavailable" in page
+    form = player_client.get("/challenges/new/").content.decode()
+    assert "(unavailable)" in form
+    # Everything else works: a challenge to a person is made.
+    other = User.objects.create_user("dora", "dora@example.com", "x")
+    assert (
+        client.post("/api/challenges/", {"opponent": other.username}, format="json").status_code
+        == 201
+    )
+
+
+def test_a_bot_refuses_a_variant_gnubg_cannot_play(
+    bots: dict[str, Bot], gnubg_here: None, player: User
+) -> None:
+    player.language = User.Language.SPANISH
+    player.save(update_fields=["language"])
+    client = token_client(player)
+    response = client.post(
+        "/api/challenges/",
+        {"opponent": "gnubg-beginner", "variant": "hypergammon"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "bot_refuses"
+    assert response.json()["detail"] == "GNU Backgammon no juega a Hypergammon."
+    assert not Challenge.objects.exists()
+
+
+def test_bots_are_on_the_leaderboard_only_when_their_matches_are_rated(
+    bots: dict[str, Bot], player: User, settings: Settings
+) -> None:
+    for user in (player, bots["expert"].user):
+        PlayerStats.objects.update_or_create(
+            player=user, defaults={"rated_matches": 50, "rating": 1600}
+        )
+    client = Client()
+
+    def names() -> list[str]:
+        rows = client.get("/api/stats/leaderboard/").json()["results"]
+        return [row["username"] for row in rows]
+
+    assert names() == [player.username]
+    settings.BOT_MATCHES_RATED = True
+    assert set(names()) == {player.username, "gnubg-expert"}
+    page = client.get("/stats/leaderboard/").content.decode()
+    assert 'class="badge bot-badge"' in page
+    directory = client.get("/players/?q=gnubg").content.decode()
+    assert 'class="badge bot-badge"' in directory
+
+
+def test_a_bot_gets_no_email_and_cannot_sign_in(bots: dict[str, Bot]) -> None:
+    for bot in bots.values():
+        assert bot.user.is_bot and bot.user.email == ""
+        assert bot.user.notify == User.Notify.NONE
+        assert not bot.user.has_usable_password()
+    services.bots_create()
+    assert Bot.objects.count() == len(bots)  # idempotent
