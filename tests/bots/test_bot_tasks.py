@@ -1,0 +1,126 @@
+"""The bots' tasks: a double offered to a bot is answered, gnubg's failures retry, a
+missing gnubg leaves the turn waiting without breaking anything, and the sweeper finds
+every turn a bot owes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from bots import services, tasks
+from bots.models import Bot
+from challenges import services as challenge_services
+from gnubg_bridge import process
+from matches import turns
+from matches.bots import bot_act
+from matches.models import Game, GameEvent
+from tests.matches.api_helpers import SeededDice, scripted_dice
+
+pytestmark = pytest.mark.django_db
+
+Capture = Callable[..., Any]
+
+
+@pytest.fixture
+def expert(db: None) -> Bot:
+    return {bot.level: bot for bot in services.bots_create()}["expert"]
+
+
+def bots_game(person: User, bot: Bot, seed: int) -> Game:
+    """A 3-point match against ``bot``; the bot's turns are not played (no commit)."""
+    with scripted_dice(SeededDice(seed)):
+        challenge = challenge_services.challenge_create(
+            challenger=person, opponent=bot.user, now=timezone.now(), length=3
+        )
+    return Game.objects.get(match__challenge=challenge)
+
+
+def bots_turn(person: User, bot: Bot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Game:
+    """A game where ``bot`` is on turn, its task not run; gnubg is "installed" (an empty
+    file) for the bot to accept the challenge."""
+    program = tmp_path / "gnubg"
+    program.touch()
+    monkeypatch.setenv("GNUBG", str(program))
+    game = bots_game(person, bot, seed=1)
+    if game.match.player(game.turn_color) == person:
+        bot_act(game, random.Random(1), timezone.now())
+        game.refresh_from_db()
+    return game
+
+
+@pytest.mark.gnubg
+def test_a_double_offered_to_the_bot_is_answered_by_gnubg(
+    expert: Bot, player: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    rng = random.Random(2)
+    now = timezone.now()
+    with scripted_dice(SeededDice(2)), django_capture_on_commit_callbacks(execute=True):
+        challenge = challenge_services.challenge_create(
+            challenger=player, opponent=expert.user, now=now, length=3
+        )
+    game = Game.objects.get(match__challenge=challenge)
+    for _ in range(10):  # the person plays until they may double
+        game.refresh_from_db()
+        assert game.match.player(game.turn_color) == player
+        if game.state == Game.State.ROLLING:
+            break
+        with (
+            scripted_dice(SeededDice(rng.randrange(1000))),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            bot_act(game, rng, now)
+    assert game.state == Game.State.ROLLING
+    with django_capture_on_commit_callbacks(execute=True):
+        turns.game_double(game_id=game.pk, player=player, expected_ply=game.ply, now=now)
+    game.refresh_from_db()
+    assert game.state != Game.State.DOUBLED
+    record_kinds = list(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
+    bot_color = int(game.match.color_of(expert.user))  # type: ignore[arg-type]
+    answered = GameEvent.objects.filter(
+        game=game, color=bot_color, kind__in=[GameEvent.Kind.TAKE, GameEvent.Kind.DROP]
+    )
+    assert answered.count() == 1, record_kinds
+
+
+def test_a_gnubg_failure_retries_the_task(
+    expert: Bot, player: User, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    game = bots_turn(player, expert, monkeypatch, tmp_path)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise process.GnubgError("gnubg crashed")
+
+    retried: list[float] = []
+
+    class Retry(Exception):
+        pass
+
+    def retry(*, exc: Exception, countdown: float) -> Exception:
+        retried.append(countdown)
+        return Retry()
+
+    monkeypatch.setattr(process, "run_script", broken)
+    tasks.bot_play.app.conf.task_always_eager = False  # the autouse fixture restores it
+    monkeypatch.setattr(tasks.bot_play, "retry", retry)
+    events = GameEvent.objects.filter(game=game).count()
+    with pytest.raises(Retry):
+        tasks.bot_play.run(game.pk, game.ply)
+    assert retried == [tasks.RETRY_DELAY]
+    assert GameEvent.objects.filter(game=game).count() == events
+
+
+def test_without_gnubg_a_bots_turn_waits_and_the_sweeper_finds_it(
+    expert: Bot, player: User, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    game = bots_turn(player, expert, monkeypatch, tmp_path)
+    monkeypatch.setenv("GNUBG", str(tmp_path / "removed"))  # gnubg goes away
+    assert services.bot_games_waiting() == [(game.pk, game.ply)]
+    events = GameEvent.objects.filter(game=game).count()
+    assert tasks.bot_sweep.run() == 1  # eager: the bot's task runs, finds no gnubg, logs
+    assert GameEvent.objects.filter(game=game).count() == events
