@@ -18,10 +18,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from backgammon.errors import Conflict, InvalidAction
+from backgammon.errors import Conflict, InvalidAction, ServiceError
 from challenges import services as challenge_services
 from challenges.models import Challenge
-from gammon import Variant
+from gammon import Color, Variant
 from gnubg_bridge import decisions, process
 from gnubg_bridge.decisions import CubeDecision, CubeQuestion, PlayQuestion, ResignQuestion
 from matches import endings, record, turns
@@ -176,6 +176,30 @@ def _act(game: Game, bot: Bot, now: datetime) -> Game:
     if resign is True:
         return endings.game_resign(**common)
     return turns.game_play_move(play_text=str(play), **common)
+
+
+def bot_answer_draw(*, game_id: int, now: datetime) -> bool:
+    """A bot declines a draw offered to it (gnubg weighs no draws), then plays on if its
+    turn is due: the decline moved the record on, past the ply its turn's task holds.
+
+    Returns whether it declined one (False: no offer to the bot is pending any more).
+    """
+    game = Game.objects.select_related("match__white", "match__black").get(pk=game_id)
+    match = game.match
+    if match.draw_offered_by is None or game.state == Game.State.FINISHED:
+        return False
+    bot = bot_of(match.player(Color(match.draw_offered_by).other))
+    if bot is None:
+        return False
+    try:
+        game = endings.match_answer_draw(
+            game_id=game_id, player=bot.user, expected_ply=None, now=now, accept=False
+        )
+    except ServiceError:  # answered meanwhile, or the game ended
+        return False
+    if bot_on_turn(game) == bot:
+        bot_play_turn(game_id=game_id, ply=game.ply, now=now)
+    return True
 
 
 def bot_games_waiting() -> list[tuple[int, int]]:

@@ -5,7 +5,8 @@
 (a match's first game) and, when the player now on turn is a bot,
 queues :func:`bot_play` after the commit with the game's id and ply. The task is
 idempotent (the service does nothing for a turn that moved on) and retries when gnubg
-fails. :func:`bot_sweep`, every minute, queues the turns whose task was lost.
+fails. A draw offered to a bot is declined by :func:`bot_answer_draw`. :func:`bot_sweep`,
+every minute, queues the turns whose task was lost.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from challenges.signals import challenge_accepted
+from gammon import Color
 from gnubg_bridge.process import GnubgError, GnubgMissingError
 from matches.models import Game
-from matches.signals import turn_started
+from matches.signals import draw_offered, turn_started
 
 from . import receivers, services
 
@@ -49,8 +51,21 @@ def _on_turn_started(sender: type, *, game: Game, **kwargs: Any) -> None:
         transaction.on_commit(partial(enqueue, game), robust=True)
 
 
+def _on_draw_offered(sender: type, *, game: Game, color: Color, **kwargs: Any) -> None:
+    if services.bot_of(game.match.player(Color(color).other)) is not None:
+        transaction.on_commit(partial(_enqueue_draw_answer, game.pk), robust=True)
+
+
+def _enqueue_draw_answer(game_id: int) -> None:
+    try:
+        bot_answer_draw.apply_async((game_id,), retry=False)
+    except Exception:  # the broker is down: the offer waits for the person to withdraw
+        log.warning("could not queue the bot's answer to a draw in game %s", game_id)
+
+
 def connect() -> None:
     turn_started.connect(_on_turn_started, dispatch_uid="bots.enqueue")
+    draw_offered.connect(_on_draw_offered, dispatch_uid="bots.answer_draw")
     # A match's first game starts with its challenge's acceptance, not turn_started.
     challenge_accepted.connect(_on_turn_started, dispatch_uid="bots.enqueue_first_game")
     receivers.connect()
@@ -64,6 +79,19 @@ def bot_play(self: Any, game_id: int, ply: int) -> int:
     except GnubgMissingError:
         log.error("game %s waits for a bot, but gnubg is not installed", game_id)
         return 0
+    except GnubgError as error:
+        if self.app.conf.task_always_eager:
+            raise
+        raise self.retry(exc=error, countdown=RETRY_DELAY) from error
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=MAX_RETRIES)
+def bot_answer_draw(self: Any, game_id: int) -> bool:
+    """A bot declines the draw offered to it (then plays its turn if it is due)."""
+    try:
+        return services.bot_answer_draw(game_id=game_id, now=timezone.now())
+    except GnubgMissingError:
+        return True
     except GnubgError as error:
         if self.app.conf.task_always_eager:
             raise

@@ -17,7 +17,7 @@ from bots import services, tasks
 from bots.models import Bot
 from challenges import services as challenge_services
 from gnubg_bridge import process
-from matches import turns
+from matches import endings, turns
 from matches.bots import bot_act
 from matches.models import Game, GameEvent
 from tests.matches.api_helpers import SeededDice, scripted_dice
@@ -124,3 +124,24 @@ def test_without_gnubg_a_bots_turn_waits_and_the_sweeper_finds_it(
     events = GameEvent.objects.filter(game=game).count()
     assert tasks.bot_sweep.run() == 1  # eager: the bot's task runs, finds no gnubg, logs
     assert GameEvent.objects.filter(game=game).count() == events
+
+
+def test_a_bot_declines_a_draw(
+    expert: Bot,
+    player: User,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    game = bots_turn(player, expert, monkeypatch, tmp_path)
+    monkeypatch.setattr(services, "bot_play_turn", lambda **kwargs: 0)  # no gnubg here
+    with django_capture_on_commit_callbacks(execute=True):
+        endings.match_offer_draw(
+            game_id=game.pk, player=player, expected_ply=None, now=timezone.now()
+        )
+    game.refresh_from_db()
+    assert game.match.draw_offered_by is None
+    bot_color = int(game.match.color_of(expert.user))  # type: ignore[arg-type]
+    declined = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.DRAW_DECLINE)
+    assert list(declined.values_list("color", flat=True)) == [bot_color]
+    assert game.state != Game.State.FINISHED
