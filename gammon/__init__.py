@@ -2,7 +2,8 @@
 
 Modules, each importing only those below it: ``errors``; ``position``;
 ``moves`` (generation) and ``dice``; ``play`` (``Play``, notation,
-``legal_plays``); ``match`` and ``gnubg_ids``; ``mat`` and ``jsonio``.
+``legal_plays``); ``match`` and ``gnubg_ids``; ``chouette`` (on ``match``
+and ``dice``), ``mat`` and ``jsonio``.
 
 >>> from gammon import Play, Position, Roll, legal_plays
 >>> start = Position.start()
@@ -19,6 +20,14 @@ from .errors import (
     BearOffHigherError,
     BlockedPointError,
     CannotDoubleError,
+    ChouetteAnsweredError,
+    ChouetteDroppedError,
+    ChouetteError,
+    ChouetteGameOverError,
+    ChouetteOutOfTurnError,
+    ChouettePlayersError,
+    ChouetteStageError,
+    ChouetteTooFewError,
     CrawfordDoubleError,
     CubeError,
     CubeLimitError,
@@ -39,6 +48,7 @@ from .errors import (
     MustUseBothDiceError,
     NoSuchCheckerError,
     NotAllHomeError,
+    NotChouetteMemberError,
     NotCubeOwnerError,
     RulesError,
     WrongDiceError,
@@ -70,6 +80,14 @@ __all__ = [
     "BoardView",
     "CHECKERS",
     "CannotDoubleError",
+    "ChouetteAnsweredError",
+    "ChouetteDroppedError",
+    "ChouetteError",
+    "ChouetteGameOverError",
+    "ChouetteOutOfTurnError",
+    "ChouettePlayersError",
+    "ChouetteStageError",
+    "ChouetteTooFewError",
     "Color",
     "CrawfordDoubleError",
     "Cube",
@@ -98,6 +116,7 @@ __all__ = [
     "MustUseBothDiceError",
     "NoSuchCheckerError",
     "NotAllHomeError",
+    "NotChouetteMemberError",
     "NotCubeOwnerError",
     "OFFERED_LENGTHS",
     "Outcome",

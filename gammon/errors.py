@@ -41,6 +41,15 @@ __all__ = [
     "CubeLimitError",
     "GameNotOverError",
     "MatchOverError",
+    "ChouetteError",
+    "ChouettePlayersError",
+    "ChouetteTooFewError",
+    "NotChouetteMemberError",
+    "ChouetteDroppedError",
+    "ChouetteOutOfTurnError",
+    "ChouetteStageError",
+    "ChouetteAnsweredError",
+    "ChouetteGameOverError",
 ]
 
 
@@ -203,3 +212,60 @@ class MatchOverError(RulesError):
     """The match (or session) has already ended."""
 
     code = "match_over"
+
+
+# Chouette ------------------------------------------------------------------
+
+
+class ChouetteError(RulesError):
+    """A chouette rule refused an action; the subclass (and ``code``) says which."""
+
+    code = "chouette"
+
+
+class ChouettePlayersError(ChouetteError):
+    """A line-up of fewer than 3 or more than 8 players, or one player twice."""
+
+    code = "chouette_players"
+
+
+class ChouetteTooFewError(ChouettePlayersError):
+    """A departure would leave fewer than 3 players: the session cannot go on."""
+
+    code = "chouette_too_few"
+
+
+class NotChouetteMemberError(ChouetteError):
+    """The player is not in this chouette, or not in the seat the action needs."""
+
+    code = "chouette_not_member"
+
+
+class ChouetteDroppedError(NotChouetteMemberError):
+    """The member dropped the box's double and is out of this game."""
+
+    code = "chouette_dropped"
+
+
+class ChouetteOutOfTurnError(ChouetteError):
+    """The decision belongs to someone else: the box's to the box, the team's to its members."""
+
+    code = "chouette_out_of_turn"
+
+
+class ChouetteStageError(ChouetteError):
+    """The action does not fit the game's stage: no vote or double waits, or another does."""
+
+    code = "chouette_stage"
+
+
+class ChouetteAnsweredError(ChouetteStageError):
+    """The member has already answered this vote or this double."""
+
+    code = "chouette_answered"
+
+
+class ChouetteGameOverError(ChouetteStageError):
+    """The game is over (the box dropped, or every member dropped)."""
+
+    code = "chouette_game_over"

@@ -362,7 +362,26 @@ class MatchState:
         >>> MatchState(jacoby=True).outcome_for_win(Position.from_sides({}, {6: 15})).points
         1
         """
-        winner, termination = classify_win(position)
+        return self.outcome_for_result(*classify_win(position))
+
+    def outcome_for_result(self, winner: Color, termination: Termination) -> Outcome:
+        """Score a game borne off as a single game, gammon or backgammon at the cube.
+
+        For a caller that already knows the kind of win (a chouette settles one
+        board at each member's own cube); Jacoby applies as in :meth:`outcome_for_win`.
+
+        >>> MatchState(cube=Cube(4, Color.BLACK)).outcome_for_result(
+        ...     Color.BLACK, Termination.BACKGAMMON).points
+        12
+        >>> MatchState().outcome_for_result(Color.BLACK, Termination.DROP)
+        Traceback (most recent call last):
+        ...
+        gammon.errors.RulesError: a game is borne off as single, gammon or backgammon, not drop
+        """
+        if termination not in _MULTIPLIER:
+            raise RulesError(
+                f"a game is borne off as single, gammon or backgammon, not {termination}"
+            )
         return self._scored(winner, termination, _MULTIPLIER[termination])
 
     def outcome_for_drop(self, doubler: Color) -> Outcome:

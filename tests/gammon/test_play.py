@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gammon
+import gammon.chouette
 from gammon import (
     BlockedPointError,
     Color,
@@ -129,7 +130,8 @@ def test_every_error_is_defined_in_errors_and_exported_from_the_package() -> Non
     for name in defined:
         assert getattr(gammon, name) is getattr(errors, name)
         assert getattr(errors, name).__module__ == "gammon.errors"
-    for module in (gammon.dice, gammon.gnubg_ids, gammon.match, gammon.moves, gammon.play):
+    modules = (gammon.chouette, gammon.dice, gammon.gnubg_ids, gammon.match, gammon.moves)
+    for module in (*modules, gammon.play):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, errors.RulesError):
                 assert value.__module__ == "gammon.errors", value
