@@ -34,10 +34,12 @@ The cases the rules leave open, as decided here:
 - **Whose result rotates.** That of the captain at the end of the game: after a
   captain drops the box's double, the next taker in line captains the rest of
   the game, and it is that captain who goes into the box (team won) or to the
-  end of the line (team lost). Each captain who dropped before them was deposed
-  by their drop: they go to the end of the line too, in the order they were
-  deposed, ahead of the player who leaves the box (team won) or of the last
-  captain (team lost). Every other member keeps their place, dropped or not.
+  end of the line (team lost). Everyone ahead of that captain in line dropped
+  (the captain who began, and any who would have followed before the taker):
+  they gave up their turn as captain and go to the end of the line too, in line
+  order, ahead of the player who leaves the box (team won) or of the last
+  captain (team lost). Members behind the last captain keep their places,
+  dropped or not.
 - **Every member drops.** The game ends and the team has lost; the captain at
   the end is the one who captained when the double came.
 - **A drawn game** (or one that settles nothing) leaves the places as they were.
@@ -305,7 +307,17 @@ class ChouetteOptions:
         )
 
     def first_places(self, players: Sequence[P], dice: Dice | None = None) -> Placing[P]:
-        """The first game's places, by the opening dice or by joining order as chosen."""
+        """The first game's places, by the opening dice or by joining order as chosen.
+
+        >>> ChouetteOptions(max_players=3).first_places([1, 2, 3, 4])
+        Traceback (most recent call last):
+        ...
+        gammon.errors.ChouettePlayersError: this chouette takes at most 3 players, not 4
+        """
+        if len(players) > self.max_players:
+            raise ChouettePlayersError(
+                f"this chouette takes at most {self.max_players} players, not {len(players)}"
+            )
         if self.places_from_dice:
             return places_from_dice(players, dice)
         return places_from_order(players)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -52,11 +53,11 @@ FOUR = Places("ann", "bob", ("cy", "di"))
 THREE = Places("ann", "bob", ("cy",))
 
 
-def start(places: Places[str] = FOUR, **options: object) -> ChouetteGame[str]:
-    return ChouetteGame.start(places, ChouetteOptions(**options))  # type: ignore[arg-type]
+def start(places: Places[str] = FOUR, **options: Any) -> ChouetteGame[str]:
+    return ChouetteGame.start(places, ChouetteOptions(**options))
 
 
-def team_doubled(**options: object) -> ChouetteGame[str]:
+def team_doubled(**options: Any) -> ChouetteGame[str]:
     """FOUR's team has doubled the box unanimously, bob proposing."""
     game = start(**options).propose_double("bob")
     return game.vote("cy", agree=True).vote("di", agree=True)
@@ -134,6 +135,13 @@ def test_the_options_choose_how_the_first_places_are_set() -> None:
     assert by_dice.places == Places("cy", "bob", ("ann",))
     by_order = ChouetteOptions(places_from_dice=False).first_places(players, FixedDice([]))
     assert by_order.places == Places("ann", "bob", ("cy",))
+
+
+def test_the_first_places_take_no_more_players_than_the_options_allow() -> None:
+    options = ChouetteOptions(max_players=4)
+    assert len(options.first_places([1, 2, 3, 4], FixedDice([1, 2, 3, 4])).places.players) == 4
+    with pytest.raises(ChouettePlayersError):
+        options.first_places([1, 2, 3, 4, 5], FixedDice([1, 2, 3, 4, 5]))
 
 
 def test_places_work_for_any_hashable_player() -> None:
