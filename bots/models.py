@@ -8,8 +8,6 @@ from django.utils.translation import gettext_lazy as _
 
 from gnubg_bridge.decisions import LEVELS, Level
 
-LEVEL_CHOICES = [(level.name, level.title) for level in LEVELS.values()]
-
 
 class Bot(models.Model):
     user = models.OneToOneField(
@@ -19,7 +17,9 @@ class Bot(models.Model):
         related_name="bot",
         verbose_name=_("account"),
     )
-    level = models.CharField(_("level"), max_length=20, choices=LEVEL_CHOICES, unique=True)
+    # One of gnubg_bridge.decisions.LEVELS; no choices here, so that a level gnubg adds
+    # needs no migration (bots_create writes only known levels).
+    level = models.CharField(_("level"), max_length=20, unique=True)
 
     class Meta:
         ordering = ["user__username"]

@@ -75,12 +75,16 @@ class Level:
 
 
 #: gnubg's predefined players, weakest first, as its "Settings > Players" names them.
+#: The figures are gnubg 1.07's ``aecSettings`` (read from Debian's binary): 0-ply with
+#: deterministic noise up to expert, 2-ply with pruning for world class. gnubg's stronger
+#: presets (supremo, grandmaster: wider move filters, 3-ply) take seconds a move.
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("beginner", "Beginner", 0, 0.060),
         Level("casual", "Casual play", 0, 0.050),
         Level("intermediate", "Intermediate", 0, 0.040),
+        Level("advanced", "Advanced", 0, 0.015),
         Level("expert", "Expert", 0, 0.0),
         Level("world_class", "World class", 2, 0.0, prune=True),
     )
