@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from bots.services import bots_create
 from challenges import services as challenge_services
 from gammon import FixedDice
 from matches import record
@@ -33,6 +34,7 @@ def violations(page: Any) -> list[dict[str, Any]]:
 def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
     alice = UserFactory(username="alice", language=locale)
     bob = UserFactory(username="bob", language=locale)
+    bots_create()  # the computer players: on /computer/ and in the challenge form
     monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
     monkeypatch.setattr(challenge_services.secrets, "randbelow", lambda n: 0)
     now = timezone.now()
@@ -53,6 +55,7 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
             "/accounts/profile/",
             "/players/",
             "/players/bob/",
+            "/computer/",
         ],
     }
     blocking: list[str] = []

@@ -14,6 +14,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from bots.services import bots_create
 from challenges import services as challenge_services
 from gammon import FixedDice
 from matches import record
@@ -104,6 +105,7 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
             defaults={"rated_matches": LEADERBOARD_MIN_MATCHES, "last_active_at": now},
         )
 
+    bots_create()  # the computer players: on /computer/ and in the challenge form
     page = new_page(user=me, locale=language)
     page.set_viewport_size(PHONE)
     paths = [
@@ -116,6 +118,7 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
         "/players/",
         f"/players/{me.username}/",
         f"/players/{others[1].username}/",
+        "/computer/",
         "/notifications/",
         "/vacations/",
         "/accounts/profile/",
