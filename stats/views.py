@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
+from bots.services import bots_available
 from matches.models import VariantChoice
 from matches.selectors import matches_of
 
@@ -59,6 +60,7 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
     context: dict[str, object] = {"player": player, "matches": matches_of(player)}
     context.update(selectors.player_page_context(player))
+    context["unavailable_bot"] = player.is_bot and not bots_available()
     return render(request, "accounts/player.html", context)
 
 

@@ -105,6 +105,9 @@ def test_without_gnubg_bots_are_unavailable_and_a_challenge_is_refused_with_the_
     assert all(row["available"] is False for row in client.get("/api/bots/").json())
     page = player_client.get("/computer/").content.decode()
     assert "unavailable" in page
+    profile = player_client.get("/players/gnubg-expert/").content.decode()
+    assert "GNU Backgammon is not installed here" in profile
+    assert "Challenge this player" not in profile
     form = player_client.get("/challenges/new/").content.decode()
     assert "(unavailable)" in form
     # Everything else works: a challenge to a person is made.
