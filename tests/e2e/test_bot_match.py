@@ -1,0 +1,93 @@
+"""A whole match against GNU Backgammon on the website (issue 15's loop).
+
+The player challenges the computer through the challenge form, then plays every turn on
+the game page by clicking. The bot's turns are ``bots.tasks.bot_play`` tasks: here the test
+holds each one as it is queued and runs it as the worker would, while the player's page
+stays open, so the bot's move reaches the page by the page's own poll (Playwright's clock
+jumps past its 20 s tick), and reaches the player's inbox by e-mail, as any opponent's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from accounts.models import User
+from bots import tasks as bot_tasks
+from bots.services import bots_create
+from gammon import SeededDice
+from matches import record
+from matches.models import Game, Match
+from tests.factories import UserFactory
+
+from .helpers import click_a_move, game_url, shoot
+from .test_whole_match import follow_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
+
+MAX_TURNS = 80  # a 1-point game takes about 25 turns each
+
+
+def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_page(
+    new_page, monkeypatch
+) -> None:
+    # She stays on the game after each move (her preference) and waits for the bot there.
+    alice = UserFactory(username="alice", notify=User.Notify.EVERY, stay_after_move=True)
+    bots_create()
+    monkeypatch.setattr(record, "dice", SeededDice(11))
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        bot_tasks.bot_play, "apply_async", lambda args, **options: queued.append(tuple(args))
+    )
+
+    def worker() -> int:
+        """Run the bot's queued turns, as the bots queue's worker does; how many moved."""
+        played = 0
+        while queued:
+            played += bool(bot_tasks.bot_play(*queued.pop(0)))
+        return played
+
+    page = new_page(user=alice, width=1280)
+    page.clock.install()
+    page.goto("/challenges/new/")
+    page.select_option("#id_computer", "gnubg-beginner")
+    page.select_option("#id_length", "1")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").first.click()
+    match = Match.objects.get()
+    bot = match.black if match.white == alice else match.white
+    assert bot.is_bot and page.locator(".bot-badge").first.is_visible()
+    game = match.games.get()
+    page.goto(game_url(game))
+
+    bot_turns, shot = 0, False
+    for _turn in range(MAX_TURNS):
+        bot_turns += worker()
+        game.refresh_from_db()
+        if game.is_finished:
+            break
+        assert match.player(game.turn_color) == alice
+        assert page.url.endswith(game_url(game)), page.url
+        page.evaluate("window.stillHere = true")
+        follow_until(page, game)  # the bot's move arrives on the open page by itself
+        banner = page.locator("#banner").inner_text()
+        assert banner.startswith("Your move: you rolled"), banner
+        if not shot and not page.evaluate("window.stillHere === true"):
+            shoot(page, "bot-match-move")  # the bot's move, arrived by the poll
+            shot = True
+        click_a_move(page)
+    else:
+        pytest.fail(f"the match did not end in {MAX_TURNS} turns")
+
+    assert bot_turns >= 3 and shot, bot_turns
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    follow_until(page, game)
+    assert " won " in page.locator("#banner").inner_text()
+    # The bot's moves were e-mailed as any opponent's: "your turn" notices naming it.
+    notices = [m for m in mail.outbox if alice.email in m.to and bot.public_name in m.body]
+    assert notices, [m.subject for m in mail.outbox]
+    game = Game.objects.get(pk=game.pk)
+    assert game.events.filter(color=match.color_of(bot)).exists()
