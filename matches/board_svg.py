@@ -61,6 +61,7 @@ COLORS: dict[str, str] = {
     "text": "#1d1d1b",
     "frame_text": "#fbfaf7",
     "last_move": "#92400e",  # the last move's arrows and outlines (amber: not a selection)
+    "best_move": "#1d4ed8",  # gnubg's best play beside the one made (blue, dashed)
     "halo": "#fbfaf7",
 }
 #: A side's checkers (and dice): fill, stroke/text.
@@ -148,6 +149,7 @@ def board_svg(
     score: tuple[int, int] | None = None,
     length: int | None = None,
     last_move: LastMove | None = None,
+    best_move: LastMove | None = None,
 ) -> str:
     """A standalone ``<svg>`` of the board, seen by ``viewer_color``.
 
@@ -155,7 +157,8 @@ def board_svg(
     or a position from the side of its player on roll. ``names`` and ``score``
     are ``(white, black)``. ``swap_dice`` shows the two dice in the other order.
     ``last_move`` outlines the points its steps left and reached, and is told in
-    the description.
+    the description. ``best_move``, beside it, draws another play of the same turn as
+    dashed blue arrows (the analysis: the play made against gnubg's best).
     """
     from .models import Game
 
@@ -308,6 +311,12 @@ def board_svg(
 
     if last_move is not None and last_move.steps:
         _mark_last_move(canvas, last_move, viewer_color)
+    if best_move is not None and best_move.steps:
+        canvas.add(
+            f'<g class="best-move" data-color="{_key(best_move.color)}" pointer-events="none">'
+        )
+        _arrows(canvas, best_move.steps, best_move.color == viewer_color, "best_move", "4 5")
+        canvas.add("</g>")
 
     # Click and focus targets for the page's script (transparent; inert without it):
     # the viewer's points 1-24, their half of the bar (25) and their tray (0).
@@ -329,6 +338,8 @@ def board_svg(
         }
     if last_move is not None:
         description += " " + last_move_text(last_move) + "."
+    if best_move is not None:
+        description += " " + _("Best play: %(play)s.") % {"play": best_move.notation}
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'class="board" role="img" aria-label={quoteattr(description)} '
@@ -380,11 +391,25 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
     fill, ink = CHECKER_COLORS[last.color]
     for step in last.steps:
         x1, y1 = _step_centre(canvas, step.source, mine)
-        x2, y2 = _step_centre(canvas, step.dest, mine)
         canvas.add(
             f'<circle cx="{x1:g}" cy="{y1:g}" r="{CH / 2 - 2:g}" fill="{fill}" fill-opacity=".35" '
             f'stroke="{ink}" stroke-opacity=".6" stroke-dasharray="4 3" class="last-move-ghost"/>'
         )
+    _arrows(canvas, last.steps, mine, "last_move")
+    canvas.add("</g>")
+
+
+def _arrows(
+    canvas: _Canvas, steps: Sequence[Step], mine: bool, colour: str, dash: str | None = None
+) -> None:
+    """An arrow per step, in ``COLORS[colour]`` on a light halo (class ``<colour>-arrow``,
+    with dashes for a play that was not made)."""
+    ink = COLORS[colour]
+    css = colour.replace("_", "-") + "-arrow"
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    for step in steps:
+        x1, y1 = _step_centre(canvas, step.source, mine)
+        x2, y2 = _step_centre(canvas, step.dest, mine)
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         tip_x, tip_y = x2 - ux * 6, y2 - uy * 6
@@ -393,17 +418,15 @@ def _mark_last_move(canvas: _Canvas, last: LastMove, viewer: Color) -> None:
             f'<line x1="{x1:g}" y1="{y1:g}" x2="{base_x:g}" y2="{base_y:g}" '
             f'stroke="{COLORS["halo"]}" stroke-width="7" stroke-linecap="round"/>'
             f'<line x1="{x1:g}" y1="{y1:g}" x2="{base_x:g}" y2="{base_y:g}" '
-            f'stroke="{COLORS["last_move"]}" stroke-width="4" stroke-linecap="round" '
-            f'class="last-move-arrow"/>'
+            f'stroke="{ink}" stroke-width="4" stroke-linecap="round"{dashes} class="{css}"/>'
         )
         wing_a = (base_x - uy * 8, base_y + ux * 8)
         wing_b = (base_x + uy * 8, base_y - ux * 8)
         canvas.add(
             f'<polygon points="{tip_x:g},{tip_y:g} {wing_a[0]:g},{wing_a[1]:g} '
-            f'{wing_b[0]:g},{wing_b[1]:g}" fill="{COLORS["last_move"]}" '
+            f'{wing_b[0]:g},{wing_b[1]:g}" fill="{ink}" '
             f'stroke="{COLORS["halo"]}" stroke-width="1.5"/>'
         )
-    canvas.add("</g>")
 
 
 def _step_centre(canvas: _Canvas, point: int, mine: bool) -> tuple[float, float]:

@@ -244,3 +244,29 @@ def test_a_pass_is_told_but_marks_nothing_and_no_move_marks_nothing() -> None:
     plain = parse(board_svg(Position.start(), viewer_color=Color.WHITE))
     assert plain.find(".//svg:g[@class='last-move']", NS) is None
     assert "Last move" not in plain.get("aria-label")
+
+
+def test_a_best_play_is_drawn_beside_the_play_made_in_its_own_dashed_colour() -> None:
+    """The analysis of a play: the play made (amber, solid) and gnubg's best (blue, dashed),
+    each an arrow per step from where the checker was to where it went."""
+    best = LastMove(Color.BLACK, (5, 2), "6/1* 13/11", (Step(6, 1, True), Step(13, 11)))
+    root = parse(
+        board_svg(
+            Position.start(turn=Color.BLACK),
+            viewer_color=Color.WHITE,
+            last_move=BLACK_52,
+            best_move=best,
+        )
+    )
+    made = root.findall(".//svg:line[@class='last-move-arrow']", NS)
+    shown = root.findall(".//svg:line[@class='best-move-arrow']", NS)
+    assert len(made) == len(shown) == 2
+    assert {line.get("stroke") for line in shown} != {line.get("stroke") for line in made}
+    assert all(line.get("stroke-dasharray") for line in shown)
+    assert not any(line.get("stroke-dasharray") for line in made)
+    # Black's 13 and 6 are White's 12 and 19: both plays leave the same 13-point.
+    starts = sorted(float(line.get("x1")) for line in shown)
+    assert float(made[0].get("x1")) in starts or float(made[1].get("x1")) in starts
+    assert "Best play: 6/1* 13/11." in root.get("aria-label")
+    plain = parse(board_svg(Position.start(), viewer_color=Color.WHITE, last_move=BLACK_52))
+    assert plain.find(".//svg:g[@class='best-move']", NS) is None
