@@ -186,6 +186,7 @@ MYPY_APPS = [
     "notifications",
     "stats",
     "bots",
+    "analysis",
     "moderation",
 ]
 

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "notifications",
     "stats",
     "bots",
+    "analysis",
     # After the apps it moderates: its admin.py replaces their User, Match and GameMessage
     # admins with subclasses that add the moderators' actions.
     "moderation",
@@ -221,6 +222,8 @@ CELERY_TASK_ROUTES = {
     "*.tasks.clock_*": {"queue": "clock"},
     # gnubg's decisions for the bots' turns: workers with gnubg installed consume it.
     "bots.tasks.*": {"queue": "bots"},
+    # gnubg's analysis of finished matches: workers with gnubg installed consume it.
+    "analysis.tasks.*": {"queue": "analysis"},
 }
 # Periodic tasks, declared in code: {"name": {"task": "...", "schedule": seconds}}.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -232,6 +235,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "send-digests": {"task": "notifications.tasks.email_digests", "schedule": 600.0},
     # A bot's turn whose task was lost (the broker was down) is queued again (bots/).
     "sweep-bot-turns": {"task": "bots.tasks.bot_sweep", "schedule": 60.0},
+    # An analysis whose worker died or whose task was lost is queued again (analysis/).
+    "sweep-analyses": {"task": "analysis.tasks.analysis_sweep", "schedule": 300.0},
 }
 
 # --- Bots ----------------------------------------------------------------------
@@ -239,6 +244,19 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Matches against the bots (bots/) count for the ratings, and the bots appear on the
 # leaderboard, only when this is on.
 BOT_MATCHES_RATED = env_bool("BOT_MATCHES_RATED", False)
+
+# --- Analysis ------------------------------------------------------------------
+
+# GNU Backgammon's level for the analysis of finished matches (analysis/), the same for
+# chequer play and cube decisions: 0-ply (gnubg's quick analysis) up to 2-ply (its
+# "world class"). Each step costs about ten times the one before.
+ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0, minimum=0, maximum=2)
+# Whether a match is analysed when it ends; players may still ask for it when off.
+ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", True)
+# Seconds one match's analysis may take before gnubg is stopped (and the task retried).
+ANALYSIS_TIMEOUT = env_int("ANALYSIS_TIMEOUT", 3600, minimum=10)
+# A running analysis whose worker has not reported a game for this long is queued again.
+ANALYSIS_STALL_SECONDS = env_int("ANALYSIS_STALL_SECONDS", 900, minimum=10)
 
 # --- E-mail --------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/", include("accounts.api_urls")),
     path("api/", include("stats.api_urls")),
     path("api/", include("bots.api_urls")),
+    path("api/", include("analysis.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
@@ -33,6 +34,7 @@ urlpatterns = [
     path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
+    path("", include("analysis.urls")),  # matches/<id>/analysis/… (issue 15)
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
     path("", include("challenges.urls")),
     path("", include("matches.urls")),

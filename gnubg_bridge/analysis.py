@@ -189,10 +189,10 @@ class PlayerFigures:
     Rates are per decision: chequer play per unforced move, cube per close or actual cube
     decision, overall per both; ``snowie_error_rate`` is the overall error (mEMG, positive)
     per move of both players, as gnubg's "Snowie error rate". ``luck_*`` figures are
-    positive for good luck. ``actual_result`` and ``luck_adjusted_result`` are the
-    player's result (a fraction of the match, 0.5 for a match won, or points per game in
-    a session), ``None`` when gnubg shows none. ``texts`` holds each figure as gnubg's table prints it,
-    under gnubg's own label (see :data:`FIGURE_ROWS`).
+    positive for good luck. ``actual_result`` and ``luck_adjusted_result`` are gnubg's
+    results (in match play the match winning chances gained, +0.5 for a match won; in a
+    session points per game), ``None`` when gnubg shows none. ``texts`` holds each figure
+    as gnubg's table prints it, under gnubg's own label (see :data:`FIGURE_ROWS`).
 
     ``pr`` is the performance rating as XG and PlayStrategy report it::
 
@@ -253,6 +253,10 @@ class MatchAnalysis:
     games: int
     decisions: tuple[Decision, ...]
     players: tuple[PlayerFigures, PlayerFigures]
+    #: Per game, the action of each record of gnubg's (``"move"``, ``"double"``, ``"take"``,
+    #: ``"drop"``, ``"resign"``…): a decision's ``record`` indexes it, so that a caller can
+    #: pair gnubg's records with its own.
+    records: tuple[tuple[str, ...], ...] = ()
 
 
 def analyse_match(
@@ -298,6 +302,9 @@ def analyse_match(
         players=(
             figures_from_stats(answer["stats"], games, 0, match_length=length),
             figures_from_stats(answer["stats"], games, 1, match_length=length),
+        ),
+        records=tuple(
+            tuple(str(record.get("action", "")) for record in game["game"]) for game in games
         ),
     )
 

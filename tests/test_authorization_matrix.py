@@ -53,6 +53,7 @@ from accounts.models import User
 from challenges import services as challenge_services
 from challenges.models import Challenge
 from gammon import legal_plays
+from gnubg_bridge import process
 from matches import chat, clock, endings, turns
 from matches.models import Game, GameMessage, Match, Vacation
 from moderation.models import Report, Suspension
@@ -340,6 +341,12 @@ def report(category: str) -> Callable[[World], dict[str, object]]:
 
 S = SUSPENDED
 L = LOGIN
+#: Asking for a finished match's analysis: queued (the page redirects, the API says 202),
+#: or refused with 503 on a machine without gnubg.
+ANALYSED = 302 if process.available() else 503
+API_ANALYSED = 202 if process.available() else 503
+#: A finished match's analysis, queued by its end (none, 404, without gnubg).
+QUEUED = 200 if process.available() else 404
 R = REFUSED_302
 
 # fmt: off
@@ -368,6 +375,28 @@ CHECKS: list[Check] = [
     # still open: the same rematch is not offered twice.
     Check("matches/<int:match_id>/rematch/", "POST", (L, 403, 302, 409, S, 403), match_id,
           scene="finished", label=" finished"),
+    # ---- analysis: none of a match in play, for anyone (409); a finished match's is
+    # public, and its players and moderators may ask for it (503 where gnubg is missing).
+    Check("matches/<int:match_id>/analysis/request", "GET", (405, 405, 405, 405, S, 405),
+          match_id),
+    Check("matches/<int:match_id>/analysis/request", "POST", (L, 403, 409, 409, S, 409),
+          match_id, label=" in play"),
+    Check("matches/<int:match_id>/analysis/request", "POST",
+          (L, 403, ANALYSED, ANALYSED, S, ANALYSED), match_id, scene="finished",
+          label=" finished"),
+    Check("matches/<int:match_id>/analysis/progress", "GET", (409, 409, 409, 409, S, 409),
+          match_id, label=" in play"),
+    Check("matches/<int:match_id>/analysis/progress", "GET", (200, 200, 200, 200, S, 200),
+          match_id, scene="finished", label=" finished"),
+    Check("api/matches/<object_id:pk>/analysis", "GET", (409, 409, 409, 409, S, 409),
+          lambda w: {"pk": w.match.pk}, label=" in play"),
+    Check("api/matches/<object_id:pk>/analysis", "GET", (QUEUED, QUEUED, QUEUED, QUEUED, S, QUEUED),
+          lambda w: {"pk": w.match.pk}, scene="finished", label=" finished"),
+    Check("api/matches/<object_id:pk>/analysis", "POST", (401, 403, 409, 409, S, 409),
+          lambda w: {"pk": w.match.pk}, label=" in play"),
+    Check("api/matches/<object_id:pk>/analysis", "POST",
+          (401, 403, API_ANALYSED, API_ANALYSED, S, API_ANALYSED),
+          lambda w: {"pk": w.match.pk}, scene="finished", label=" finished"),
     Check("api/matches/<object_id:pk>/export.mat", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
     Check("api/matches/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),

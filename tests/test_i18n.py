@@ -27,6 +27,7 @@ SOURCE_DIRS = (
     "stats",
     "moderation",
     "bots",
+    "analysis",
     "templates",
 )
 

@@ -97,3 +97,21 @@ def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(
         check=True,
     ).stdout
     assert json.loads(out.strip().splitlines()[-1]) == options
+
+
+@pytest.mark.parametrize("plies", ["3", "-1", "two"])
+def test_an_analysis_level_out_of_0_to_2_is_refused(plies: str) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "ANALYSIS_PLIES": plies}
+    run = subprocess.run(
+        [sys.executable, "-c", "import backgammon.settings"],
+        env=env,
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0 and "ANALYSIS_PLIES" in run.stderr

@@ -227,6 +227,9 @@ TARGETS: dict[str, Target] = {
     "match_export_mat": Target(
         "/matches/{id}/export.mat", {"id": MATCH}, query=("header",), post=False
     ),
+    # analysis (the match page's button, and the progress it polls)
+    "analysis_request": Target("/matches/{id}/analysis/request", {"id": MATCH}, get=False),
+    "analysis_progress": Target("/matches/{id}/analysis/progress", {"id": MATCH}, post=False),
     "vacations": Target("/vacations/", form=VacationForm),
     "vacation_cancel": Target(
         "/vacations/{id}/cancel/", {"id": object_id(lambda w: w.vacation.pk)}, get=False

@@ -1,10 +1,12 @@
 // Moving by clicking or tapping the board, and confirming cube answers.
-// Plain ES module, no dependencies. Without it the page's forms work as they are:
-// this script only fills the notation box and submits the same form.
+// Plain ES module; its one import is the page's poll (poll.js). Without it the page's
+// forms work as they are: this script only fills the notation box and submits the same form.
 //
 // The page embeds (id="board-data") the board from the mover's side (points[i] is the
 // mover's point i + 1, positive = the mover's checkers), the dice, every legal play with
 // the position it reaches ("key"), the drawing geometry and the translated texts.
+
+import { pollWhileVisible } from "./poll.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const BAR = 25;
@@ -585,34 +587,13 @@ function followGame() {
     const play = document.getElementById("id_play");
     return Boolean((text && text.value.trim()) || (play && play.value.trim()));
   };
-  let timer = null;
-  const poll = async () => {
-    timer = null;
-    if (document.visibilityState !== "visible") return;
-    try {
-      const response = await fetch(live.dataset.url, { headers: { Accept: "application/json" }, cache: "no-store" });
-      if (response.ok) {
-        const { ply } = await response.json();
-        if (String(ply) !== live.dataset.ply && !busy()) {
-          window.location.reload();
-          return;
-        }
-      }
-    } catch (error) {
-      // Offline or the server restarting: try again at the next tick.
+  pollWhileVisible(live.dataset.url, seconds, ({ ply }) => {
+    if (String(ply) !== live.dataset.ply && !busy()) {
+      window.location.reload();
+      return true;
     }
-    schedule();
-  };
-  const schedule = () => {
-    if (timer === null && document.visibilityState === "visible") timer = setTimeout(poll, seconds * 1000);
-  };
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState !== "visible") {
-      clearTimeout(timer);
-      timer = null;
-    } else if (timer === null) poll();
+    return false;
   });
-  schedule();
 }
 
 // The arrow keys step through the record like its ◀ ▶ buttons (not while typing).

@@ -1,0 +1,156 @@
+"""The analysis on the match page, its progress poll and the API: what each visitor sees,
+and nothing at all of a match in play."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from analysis import services
+from analysis.models import MatchAnalysis
+from tests.bot_games import BotGames
+
+from .helpers import finished_match, match_in_play
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+def client_of(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def page(match_id: int, user: User | None) -> str:
+    response = client_of(user).get(f"/matches/{match_id}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_a_player_of_a_finished_match_gets_the_button_and_a_visitor_does_not(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    assert "Analyse with GNU Backgammon" in page(match.pk, player)
+    for someone in (outsider, None):
+        html = page(match.pk, someone)
+        assert "Analyse with GNU Backgammon" not in html and "Not analysed yet." in html
+
+    response = client_of(player).post(f"/matches/{match.pk}/analysis/request")
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    assert MatchAnalysis.objects.get(match=match).status == "queued"
+    html = page(match.pk, outsider)
+    assert 'id="analysis-progress"' in html and "Queued for analysis" in html
+    assert "js/analysis.js" in html
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_an_outsiders_request_is_refused_in_their_language(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    outsider.language = "es"
+    outsider.save()
+    response = client_of(outsider).post(f"/matches/{match.pk}/analysis/request")
+    assert response.status_code == 403
+    assert "Solo los jugadores" in response.content.decode()
+    assert not MatchAnalysis.objects.exists()
+
+
+@pytest.mark.usefixtures("no_gnubg")
+def test_without_gnubg_the_page_says_analysis_is_unavailable(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    html = page(match.pk, player)
+    assert "Analysis is unavailable" in html and "Analyse with GNU Backgammon" not in html
+    response = client_of(player).post(f"/matches/{match.pk}/analysis/request")
+    assert response.status_code == 503
+    assert not MatchAnalysis.objects.exists()
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_nothing_is_given_of_a_match_in_play_by_page_or_api(player: User, opponent: User) -> None:
+    match = match_in_play(player, opponent, NOW)
+    html = page(match.pk, player)
+    assert "no analysis, hint or evaluation while it is played" in html
+    assert "Analyse with GNU Backgammon" not in html
+    client = client_of(player)
+    assert client.post(f"/matches/{match.pk}/analysis/request").status_code == 409
+    progress = client.get(f"/matches/{match.pk}/analysis/progress")
+    assert progress.status_code == 409 and progress.json()["code"] == "match_not_finished"
+    for method in ("get", "post"):
+        response = getattr(client, method)(f"/api/matches/{match.pk}/analysis")
+        assert response.status_code == 409
+        assert response.json()["code"] == "match_not_finished" and response.json()["detail"]
+    # Even a row written by hand (none can be) is not shown while the match is played.
+    MatchAnalysis.objects.create(match=match, requested_at=NOW, status="done")
+    assert client.get(f"/api/matches/{match.pk}/analysis").status_code == 409
+    assert "Analysed at" not in page(match.pk, player)
+    assert not MatchAnalysis.objects.exclude(pk=match.pk).exists()
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_the_progress_says_which_game_is_analysed(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    progress = client_of(None).get(f"/matches/{match.pk}/analysis/progress")
+    assert progress.json() == {"status": "none", "games_done": 0, "games_total": 0, "text": ""}
+    MatchAnalysis.objects.create(
+        match=match, requested_at=NOW, status="running", games_done=2, games_total=7
+    )
+    state = client_of(None).get(f"/matches/{match.pk}/analysis/progress").json()
+    assert state["status"] == "running" and state["text"] == "Analysing game 3 of 7"
+    assert "Analysing game 3 of 7" in page(match.pk, None)
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_the_api_refuses_a_visitors_request_and_queues_a_players(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    url = f"/api/matches/{match.pk}/analysis"
+    assert client_of(None).post(url).status_code == 401
+    missing = client_of(None).get(url)
+    assert missing.status_code == 404 and missing.json()["code"] == "not_analysed"
+    response = client_of(opponent).post(url)
+    assert response.status_code == 202
+    assert response.json()["status"] == "queued" and response.json()["players"] == []
+    assert client_of(player).post(url).status_code == 202  # the same, not a second one
+    assert MatchAnalysis.objects.count() == 1
+
+
+@pytest.mark.gnubg
+def test_a_done_analysis_shows_gnubgs_table_and_the_api_every_decision(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    services.analysis_request(match_id=match.pk, user=player, now=NOW)
+    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    white, black = MatchAnalysis.objects.get(match=match).players.all()
+
+    html = page(match.pk, None)
+    assert "Analysed at 0 plies" in html
+    assert "PR = 500 × (chequer play error + cube error, in EMG)" in html
+    rate = white.texts["Overall statistics"]["Error rate mEMG (MWC)"].strip()
+    assert f"<td>{rate}</td>" in html
+    assert f"<td>{white.overall_rating}</td>" in html and f"{white.pr:.2f}" in html
+
+    data = client_of(None).get(f"/api/matches/{match.pk}/analysis").json()
+    assert data["status"] == "done" and data["plies"] == 0
+    assert [p["color"] for p in data["players"]] == ["white", "black"]
+    assert data["players"][1]["texts"] == black.texts and data["players"][1]["pr"] == black.pr
+    decisions = data["decisions"]
+    assert decisions and {d["kind"] for d in decisions} >= {"play", "double", "take", "drop"}
+    play = next(d for d in decisions if d["kind"] == "play")
+    assert play["ply"] is not None and play["color"] in ("white", "black")
+    assert play["candidates"][0]["play"] == play["best"]
