@@ -100,6 +100,18 @@ def redis() -> Iterator[Redis]:
         server.stop()
 
 
+def worker_env(redis: Redis, database_url: str) -> dict[str, str]:
+    """A worker's environment: this one, with the test's broker and database, and gnubg
+    found where Debian installs it (/usr/games is often not on PATH)."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis.url,
+        "PYTHONUNBUFFERED": "1",
+        "PATH": os.environ.get("PATH", "") + ":/usr/games",
+    }
+
+
 class Worker:
     def __init__(self, env: dict[str, str], log: Path, queues: str = "email,clock,celery") -> None:
         self.env = env

@@ -29,7 +29,7 @@ from matches import record
 from matches.bots import bot_play_match
 from matches.models import Match
 from tests.factories import UserFactory
-from tests.worker import Redis, Worker, wait_for
+from tests.worker import Redis, Worker, wait_for, worker_env
 
 pytestmark = [
     pytest.mark.postgres,
@@ -42,14 +42,7 @@ pytestmark = [
 
 @pytest.fixture
 def worker(redis: Redis, tmp_path: Path, live_db_url: str) -> Iterator[Worker]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": live_db_url,
-        "REDIS_URL": redis.url,
-        "PATH": os.environ.get("PATH", "") + ":/usr/games",
-        "PYTHONUNBUFFERED": "1",
-    }
-    w = Worker(env, tmp_path / "worker.log", queues="analysis")
+    w = Worker(worker_env(redis, live_db_url), tmp_path / "worker.log", queues="analysis")
     try:
         yield w
     finally:

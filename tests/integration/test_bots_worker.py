@@ -8,7 +8,6 @@ services and the person finds their turn again.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +22,7 @@ from challenges import services as challenge_services
 from matches.bots import bot_act
 from matches.models import GameEvent, Match
 from tests.factories import UserFactory
-from tests.worker import Redis, Worker, live_db_url, redis, wait_for  # noqa: F401
+from tests.worker import Redis, Worker, live_db_url, redis, wait_for, worker_env  # noqa: F401
 
 pytestmark = [
     pytest.mark.postgres,
@@ -36,14 +35,7 @@ pytestmark = [
 
 @pytest.fixture
 def bots_worker(redis: Redis, tmp_path: Path, live_db_url: str) -> Iterator[Worker]:  # noqa: F811
-    env = {
-        **os.environ,
-        "DATABASE_URL": live_db_url,
-        "REDIS_URL": redis.url,
-        "PYTHONUNBUFFERED": "1",
-        "PATH": os.environ.get("PATH", "") + ":/usr/games",
-    }
-    worker = Worker(env, tmp_path / "worker.log", queues="bots")
+    worker = Worker(worker_env(redis, live_db_url), tmp_path / "worker.log", queues="bots")
     worker.start()
     try:
         yield worker
