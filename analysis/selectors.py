@@ -31,6 +31,19 @@ def game_decisions(game: Game) -> list[Decision] | None:
     return list(Decision.objects.filter(game=game, analysis__status=MatchAnalysis.Status.DONE))
 
 
+def game_decisions_by_ply(game: Game) -> dict[int, list[Decision]] | None:
+    """``game_decisions`` keyed by ply, for marking the record: a play's MOVE, a cube
+    action's event, a missed double's ROLL. None while the match is in play."""
+    decisions = game_decisions(game)
+    if decisions is None:
+        return None
+    by_ply: dict[int, list[Decision]] = {}
+    for decision in decisions:
+        if decision.ply is not None:
+            by_ply.setdefault(decision.ply, []).append(decision)
+    return by_ply
+
+
 def progress(analysis: MatchAnalysis | None) -> dict[str, Any]:
     """The state a page polls: status and games done of total."""
     if analysis is None:

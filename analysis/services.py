@@ -282,7 +282,8 @@ def analysis_fail(*, match_id: int, error: str, now: datetime) -> None:
 def analyses_requeue_stalled(*, now: datetime) -> list[int]:
     """Queue again each analysis whose run was lost: running with a heartbeat older than
     ``ANALYSIS_STALL_SECONDS`` (its worker died), or queued for longer than that (its
-    task was never published). The match ids queued again."""
+    task was never published). One that has used its ``ANALYSIS_MAX_ATTEMPTS`` runs is
+    marked failed instead (a player may ask again). The match ids queued again."""
     stall = now - timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
     stalled = list(
         MatchAnalysis.objects.select_for_update(skip_locked=True).filter(
@@ -290,7 +291,15 @@ def analyses_requeue_stalled(*, now: datetime) -> list[int]:
             | Q(status=MatchAnalysis.Status.QUEUED, requested_at__lt=stall)
         )
     )
+    requeued = []
     for analysis in stalled:
+        if analysis.attempts >= settings.ANALYSIS_MAX_ATTEMPTS:
+            analysis.status = MatchAnalysis.Status.FAILED
+            analysis.error = f"gave up after {analysis.attempts} runs that did not finish"
+            analysis.finished_at = now
+            analysis.save(update_fields=["status", "error", "finished_at"])
+            continue
+        requeued.append(analysis.pk)
         # Its clock starts again: the next sweep leaves it to the task just queued.
         if analysis.status == MatchAnalysis.Status.RUNNING:
             analysis.heartbeat_at = now
@@ -298,4 +307,4 @@ def analyses_requeue_stalled(*, now: datetime) -> list[int]:
             analysis.requested_at = now
         analysis.save(update_fields=["heartbeat_at", "requested_at"])
         analysis_queued.send(sender=MatchAnalysis, analysis=analysis)
-    return [analysis.pk for analysis in stalled]
+    return requeued

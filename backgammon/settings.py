@@ -257,6 +257,9 @@ ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", True)
 ANALYSIS_TIMEOUT = env_int("ANALYSIS_TIMEOUT", 3600, minimum=10)
 # A running analysis whose worker has not reported a game for this long is queued again.
 ANALYSIS_STALL_SECONDS = env_int("ANALYSIS_STALL_SECONDS", 900, minimum=10)
+# Runs started for one analysis before the sweeper gives it up as failed (a match whose
+# run always dies, or always outlasts ANALYSIS_TIMEOUT, is not run for ever).
+ANALYSIS_MAX_ATTEMPTS = env_int("ANALYSIS_MAX_ATTEMPTS", 3, minimum=1)
 
 # --- E-mail --------------------------------------------------------------------
 

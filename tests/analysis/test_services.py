@@ -9,7 +9,7 @@ from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from accounts.models import User
-from analysis import services
+from analysis import selectors, services
 from analysis import tasks as analysis_tasks
 from analysis.models import Decision, MatchAnalysis, PlayerAnalysis
 from analysis.signals import analysis_queued
@@ -130,6 +130,7 @@ def test_nobody_gets_an_analysis_of_a_match_in_play(
     for user in (player, opponent, moderator):
         error = refusal(match.pk, user)
         assert (error.status, error.code) == (409, "match_not_finished")
+    assert selectors.game_decisions_by_ply(match.games.get()) is None
     assert not MatchAnalysis.objects.exists() and queued == []
 
 
@@ -203,6 +204,13 @@ def test_a_run_stores_gnubgs_figures_and_each_decision_on_our_record(
             assert sorted(decision.dice) == sorted(event.dice)
     assert {d.kind for d in decisions} >= {"play", "double", "take", "drop"}
 
+    # What the game page marks: each game's decisions by the ply of their event.
+    for game in match.games.all():
+        by_ply = selectors.game_decisions_by_ply(game)
+        assert by_ply is not None
+        assert sum(map(len, by_ply.values())) == sum(d.game_id == game.pk for d in decisions)
+        assert all((game.pk, ply) in events for ply in by_ply)
+
     # A second delivery of the task finds it done: nothing runs, nothing changes.
     assert services.analysis_run(match_id=match.pk, clock=clock) == "done"
     assert Decision.objects.filter(analysis=analysis).count() == len(decisions)
@@ -227,3 +235,18 @@ def test_a_failed_run_stores_nothing_and_the_next_delivery_completes_it(
     assert services.analysis_run(match_id=match.pk, clock=clock) == "done"
     assert PlayerAnalysis.objects.filter(analysis=analysis).count() == 2
     assert MatchAnalysis.objects.get(match=match).attempts == 2
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_a_run_that_never_finishes_is_given_up_after_its_attempts(
+    bot_games: BotGames, player: User, opponent: User, queued: list[int]
+) -> None:
+    match = finished(bot_games, player, opponent, queued)
+    request(match.pk, player)
+    queued.clear()
+    MatchAnalysis.objects.filter(match=match).update(status="running", heartbeat_at=NOW, attempts=3)
+    assert services.analyses_requeue_stalled(now=NOW + timedelta(hours=2)) == []
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == "failed" and "3 runs" in analysis.error
+    assert queued == []
+    assert request(match.pk, player).status == "queued"  # a player may ask again
