@@ -101,7 +101,11 @@ def _aim(case: Any, world: dict[str, Any]) -> None:
         elif path.startswith("/api/challenges/"):
             params["id"] = random.Random(raw).choice(world["challenges"])
     body = case.body
-    if isinstance(body, dict) and isinstance(body.get("ply"), int) and body["ply"] % 2:
+    ply = body.get("ply") if isinstance(body, dict) else None
+    # A negative ply is the negative phase's invalid data: aiming it would make it valid,
+    # and the check that invalid data is refused would fail on a request that was not.
+    if isinstance(ply, int) and not isinstance(ply, bool) and ply >= 0 and ply % 2:
+        assert isinstance(body, dict)
         body["ply"] = game.ply
         # Random text is never a legal play: sometimes send one the game allows.
         plays = selectors.game_plays(game)
