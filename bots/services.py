@@ -49,12 +49,17 @@ def bot_username(level: str) -> str:
 def bots_create() -> list[Bot]:
     """Create (or bring up to date) one bot account for each of gnubg's levels. Idempotent.
 
-    A bot cannot sign in (no usable password, no e-mail address) and gets no e-mail.
+    A bot cannot sign in (no usable password, no e-mail address) and gets no e-mail. A
+    person who already has a bot's username keeps their account: that level gets no bot.
     """
     bots = []
     for level in decisions.LEVELS.values():
+        username = bot_username(level.name)
+        if User.objects.filter(username__iexact=username, is_bot=False).exists():
+            log.warning("no %s bot: a person is called %s", level.name, username)
+            continue
         user, _created = User.objects.update_or_create(
-            username=bot_username(level.name),
+            username=username,
             defaults={
                 "display_name": f"GNU Backgammon ({level.title})",
                 "is_bot": True,

@@ -164,3 +164,11 @@ def test_a_bot_gets_no_email_and_cannot_sign_in(bots: dict[str, Bot]) -> None:
         assert not bot.user.has_usable_password()
     services.bots_create()
     assert Bot.objects.count() == len(bots)  # idempotent
+
+
+def test_a_person_with_a_bots_username_keeps_their_account(db: None) -> None:
+    person = User.objects.create_user("GNUBG-Expert", "me@example.com", "secret")
+    levels = {bot.level for bot in services.bots_create()}
+    assert "expert" not in levels and "beginner" in levels
+    person.refresh_from_db()
+    assert not person.is_bot and person.has_usable_password()
