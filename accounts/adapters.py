@@ -11,8 +11,11 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from .models import BOT_USERNAME_PREFIX
 
 
 def _is_address(text: str) -> bool:
@@ -88,6 +91,17 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def get_client_ip(self, request: HttpRequest) -> str:
         return client_ip(request)
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """Refuse the computer players' names (``BOT_USERNAME_PREFIX``) to people."""
+        username = super().clean_username(username, shallow=shallow)
+        if username.lower().startswith(BOT_USERNAME_PREFIX):
+            raise ValidationError(
+                _("Usernames starting with “%(prefix)s” belong to the computer players."),
+                code="bot_username",
+                params={"prefix": BOT_USERNAME_PREFIX},
+            )
+        return username
 
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
         # allauth's key names the account (site and login); the limit is per address too.

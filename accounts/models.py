@@ -5,6 +5,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import parse_warning_hours, validate_time_zone, validate_warning_hours
 
+#: Usernames that start with this belong to the site's computer players (``bots``): no
+#: person may sign up with one, so a name like ``gnubg-expert`` is always the bot.
+BOT_USERNAME_PREFIX = "gnubg-"
+
 
 class User(AbstractUser):
     """A player. Preferences live on the user row: they are few and read on every request."""

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import BOT_USERNAME_PREFIX, User
 from backgammon.errors import Conflict, InvalidAction, ServiceError
 from challenges import services as challenge_services
 from challenges.models import Challenge
@@ -43,7 +43,7 @@ def bots_available() -> bool:
 
 
 def bot_username(level: str) -> str:
-    return f"gnubg-{level.replace('_', '-')}"
+    return BOT_USERNAME_PREFIX + level.replace("_", "-")
 
 
 def bots_create() -> list[Bot]:

@@ -79,3 +79,12 @@ def test_a_login_longer_than_any_address_is_a_form_error_not_a_500(client: Clien
     assert response.status_code == 200
     assert "login" in response.context["form"].errors
     assert "tenga menos de 254 caracteres" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["gnubg-expert", "GNUBG-Expert", "gnubg-anything"])
+def test_nobody_signs_up_with_a_computer_players_name(client: Client, name: str) -> None:
+    """A name starting ``gnubg-`` is always one of the site's bots, never a person."""
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert "belong to the computer players" in response.content.decode()
+    assert not User.objects.filter(username__iexact=name).exists()
+    assert mail.outbox == []
