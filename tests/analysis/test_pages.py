@@ -142,8 +142,10 @@ def test_a_done_analysis_shows_gnubgs_table_and_the_api_every_decision(
     assert "Analysed at 0 plies" in html
     assert "PR = 500 × (chequer play error + cube error, in EMG)" in html
     rate = white.texts["Overall statistics"]["Error rate mEMG (MWC)"].strip()
-    assert f"<td>{rate}</td>" in html
-    assert f"<td>{white.overall_rating}</td>" in html and f"{white.pr:.2f}" in html
+    white_cell = f'<td data-label="{match.white.public_name}">'
+    assert f"{white_cell}{rate}</td>" in html
+    assert f"{white_cell}{white.overall_rating}</td>" in html
+    assert f"{white_cell}{white.pr:.2f}</td>" in html
 
     data = client_of(None).get(f"/api/matches/{match.pk}/analysis").json()
     assert data["status"] == "done" and data["plies"] == 0
