@@ -1,41 +1,48 @@
-"""The match page follows its analysis without a reload: "Analysing game 3 of 7", then the
-next game, then the figures (the page reloads itself once it is done)."""
+"""gnubg's analysis on the pages, in a real browser (issue 15): a finished match analysed,
+its game's record marked, a click on a mark shows that ply's board with the play made and
+gnubg's best as arrows, and the top plays; axe-core finds nothing serious on the analysed
+game page or the match page with its summary table."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
-
 import pytest
+from django.utils import timezone
 
-from analysis.models import MatchAnalysis
+from analysis import services
+from analysis.models import Decision
 from tests.analysis.helpers import finished_match
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .helpers import game_url, shoot
+from .test_accessibility import BLOCKING, violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_match_page_follows_the_analysis(new_page: Any, bot_games: Any) -> None:
-    from playwright.sync_api import expect
-
+def test_a_click_on_a_mark_shows_the_play_made_and_gnubgs_best(new_page, bot_games) -> None:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     match = finished_match(bot_games, alice, bob)
-    analysis = MatchAnalysis.objects.create(
-        match=match,
-        requested_at=datetime(2026, 3, 2, tzinfo=UTC),
-        status="running",
-        games_done=2,
-        games_total=7,
-    )
-    page = new_page(user=bob)
-    page.clock.install()
+    services.analysis_request(match_id=match.pk, user=alice, now=timezone.now())
+    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    play = (
+        Decision.objects.filter(kind=Decision.Kind.PLAY).exclude(mark="").order_by("-equity_lost")
+    ).first()
+    assert play is not None
+
+    page = new_page(user=alice, width=1280)
     page.goto(f"/matches/{match.pk}/")
-    progress = page.locator("#analysis-progress")
-    expect(progress).to_have_text("Analysing game 3 of 7")
-    MatchAnalysis.objects.filter(pk=analysis.pk).update(games_done=4)
-    page.clock.fast_forward("00:06")
-    expect(progress).to_have_text("Analysing game 5 of 7")
-    MatchAnalysis.objects.filter(pk=analysis.pk).update(status="done", games_done=7)
-    with page.expect_navigation():
-        page.clock.fast_forward("00:06")
-    expect(page.locator("#analysis-title + p")).to_contain_text("Analysed at 0 plies")
+    page.locator("#analysis-summary, .analysis-summary").first.wait_for()
+    page.goto(game_url(play.game))
+    page.locator(f"a.analysis-mark[href='?ply={play.ply}#analysis']").click()
+    section = page.locator("#analysis")
+    section.wait_for()
+    assert play.best in section.inner_text() and play.made in section.inner_text()
+    assert section.locator("svg.board line.best-move-arrow").count() == len(play.best_steps)
+    assert section.locator("table.candidates tbody tr").count() == len(play.candidates)
+    section.scroll_into_view_if_needed()
+    shoot(page, "analysed-ply")
+    blocking = [v["id"] for v in violations(page) if v["impact"] in BLOCKING]
+    assert not blocking, blocking
+    page.goto(f"/matches/{match.pk}/")
+    blocking = [v["id"] for v in violations(page) if v["impact"] in BLOCKING]
+    assert not blocking, blocking

@@ -1,0 +1,130 @@
+"""The game page's analysis (issue 15): gnubg's marks in the record, and the detail of a
+marked ply, ``{% load analysis_marks %}`` in ``templates/matches/game_detail.html``
+(matches imports no analysis: its template loads these tags).
+
+A game whose match is in play gets nothing here: the selectors give no decision of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.requests import context_user
+from gammon import Color, Step
+from matches.board_svg import LastMove, board_svg
+from matches.models import Game
+from matches.replay import ReplayError, replay_events
+
+from .. import selectors
+from ..models import Decision
+
+register = template.Library()
+
+#: gnubg's marks as annotators write them, worst last.
+SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
+_SEVERITY = {"": 0, "doubtful": 1, "bad": 2, "very bad": 3}
+#: gnubg's words for a roll's luck, in the player's language.
+LUCK = {
+    "very lucky": gettext_lazy("Very lucky roll"),
+    "lucky": gettext_lazy("Lucky roll"),
+    "unlucky": gettext_lazy("Unlucky roll"),
+    "very unlucky": gettext_lazy("Very unlucky roll"),
+}
+
+
+def _worst(decisions: list[Decision]) -> Decision:
+    return max(decisions, key=lambda d: (_SEVERITY.get(d.mark, 0), d.equity_lost))
+
+
+@register.simple_tag
+def game_marks(game: Game) -> dict[int, Decision]:
+    """``{ply: the worst decision at that ply}`` of a finished, analysed game; else empty.
+
+    A ply holds one play, or one cube action, and a roll may hold a missed double."""
+    by_ply = selectors.game_decisions_by_ply(game) or {}
+    return {ply: _worst(decisions) for ply, decisions in by_ply.items()}
+
+
+@register.inclusion_tag("analysis/_mark.html")
+def decision_mark(marks: dict[int, Decision], ply: int) -> dict[str, Any]:
+    """The mark after a record line: ``?!``, ``?`` or ``??``, its word for screen readers
+    and a title with the equity lost, linking to the ply's analysis."""
+    decision = marks.get(ply) if marks else None
+    if decision is None or decision.mark not in SYMBOLS:
+        return {"decision": None}
+    return {
+        "decision": decision,
+        "ply": ply,
+        "symbol": SYMBOLS[decision.mark],
+        "slug": decision.mark.replace(" ", "-"),
+        "label": decision.get_mark_display(),
+        "kind": decision.get_kind_display(),
+    }
+
+
+def _steps(raw: list[list[int]]) -> tuple[Step, ...]:
+    return tuple(Step(int(source), int(dest)) for source, dest in raw)
+
+
+def _board(context: template.Context, game: Game, decision: Decision) -> str:
+    """The position the decision was made in, with the play made (amber) and gnubg's best
+    (blue, dashed) drawn on it; for a cube action, the position alone."""
+    events = list(game.events.all())
+    replay = replay_events(
+        [e for e in events if e.ply < (decision.ply or 0)], variant=game.match.variant
+    )
+    user = context_user(context)
+    match = game.match
+    viewer = match.color_of(user) if user is not None else None
+    color = Color(decision.color)
+    dice = tuple(decision.dice) if decision.dice else None
+    made = best = None
+    if decision.kind == Decision.Kind.PLAY and dice is not None:
+        made = LastMove(color, (dice[0], dice[1]), decision.made, _steps(decision.made_steps))
+        if decision.best != decision.made:
+            best = LastMove(color, (dice[0], dice[1]), decision.best, _steps(decision.best_steps))
+    return board_svg(
+        replay.position(),
+        viewer_color=viewer if viewer is not None else Color.WHITE,
+        home_side=getattr(user, "board_side", "right") if user is not None else "right",
+        dice=dice,
+        cube_value=replay.state.cube_value,
+        cube_owner=replay.state.cube_owner,
+        names=(match.white.public_name, match.black.public_name),
+        last_move=made,
+        best_move=best,
+    )
+
+
+@register.inclusion_tag("analysis/_ply.html", takes_context=True)
+def ply_analysis(context: template.Context, game: Game, ply: int | None) -> dict[str, Any]:
+    """gnubg's view of the decisions at ``ply`` of a finished, analysed game: the play made
+    and the best, their equities, the mark and the luck, the top plays, and the board."""
+    if ply is None:
+        return {"decisions": []}
+    decisions = (selectors.game_decisions_by_ply(game) or {}).get(ply, [])
+    if not decisions:
+        return {"decisions": []}
+    shown = []
+    for decision in decisions:
+        try:
+            board = _board(context, game, decision)
+        except ReplayError:
+            board = ""
+        shown.append(
+            {
+                "decision": decision,
+                "symbol": SYMBOLS.get(decision.mark, ""),
+                "luck": LUCK.get(decision.luck_mark, ""),
+                "player": game.match.player(Color(decision.color)),
+                "board": board,
+                "candidates": [
+                    {**c, "loss": c["equity"] - decision.best_equity} for c in decision.candidates
+                ],
+            }
+        )
+    return {"decisions": shown, "title": _("gnubg's analysis")}

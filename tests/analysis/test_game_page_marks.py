@@ -1,0 +1,82 @@
+"""gnubg's marks on the game page (issue 15): the record of a finished, analysed game
+marked ?!, ? and ?? with a word for screen readers, and a marked ply's detail (the play
+made and gnubg's best as arrows on the board, the top plays with their equities); and
+nothing of it on a game still in play."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from analysis import services
+from analysis.models import Decision
+from analysis.templatetags.analysis_marks import SYMBOLS
+from tests.bot_games import BotGames
+
+from .helpers import finished_match, match_in_play
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def game_page(game_id: int, query: str = "") -> str:
+    response = Client().get(f"/games/{game_id}/{query}")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.gnubg
+def test_an_analysed_games_record_is_marked_and_a_marked_ply_shows_both_plays(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    services.analysis_request(match_id=match.pk, user=player, now=NOW)
+    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    marked = Decision.objects.exclude(mark="").exclude(ply=None)
+    game = next(g for g in match.games.all() if marked.filter(game=g).exists())
+
+    html = game_page(game.pk)
+    shown = re.findall(r'class="analysis-mark mark-([\w-]+)" href="\?ply=(\d+)#analysis"', html)
+    expected = {(d.mark.replace(" ", "-"), str(d.ply)) for d in marked.filter(game=game)}
+    assert set(shown) == expected and len(shown) == len(expected)
+    for mark, symbol in SYMBOLS.items():
+        if mark.replace(" ", "-") in {m for m, _ in shown}:
+            # The symbol, and the word beside it for those who do not see the colour.
+            label = dict(Decision.Mark.choices)[mark]
+            assert f'<span aria-hidden="true">{symbol}</span>' in html
+            assert f'<span class="visually-hidden">{label}</span>' in html
+    assert 'id="analysis"' not in html  # no ply asked for: no detail
+
+    play = marked.filter(game=game, kind=Decision.Kind.PLAY).order_by("-equity_lost").first()
+    assert play is not None, "the match has a marked play (its dice are seeded)"
+    detail = game_page(game.pk, f"?ply={play.ply}")
+    section = detail[detail.index('id="analysis"') :]
+    assert play.made in section and play.best in section
+    assert f"{play.made_equity:.3f}" in section and f"{play.best_equity:.3f}" in section
+    assert f"{play.equity_lost:.3f} lost" in section
+    for candidate in play.candidates:
+        assert candidate["play"] in section
+    board = section[section.index("<svg") : section.index("</svg>") + 6]
+    root = ET.fromstring(board)
+    made = root.findall(f".//{SVG}line[@class='last-move-arrow']")
+    best = root.findall(f".//{SVG}line[@class='best-move-arrow']")
+    assert len(made) == len(play.made_steps) and len(best) == len(play.best_steps)
+    assert f"Best play: {play.best}." in root.get("aria-label")
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_a_game_in_play_shows_no_mark_and_no_analysis_of_any_ply(
+    player: User, opponent: User
+) -> None:
+    match = match_in_play(player, opponent, NOW)
+    game = match.games.get()
+    html = game_page(game.pk, "?ply=1")
+    assert "analysis-mark" not in html and 'id="analysis"' not in html
