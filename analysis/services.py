@@ -1,7 +1,8 @@
 """Requesting, running and storing a match's analysis by GNU Backgammon.
 
 - :func:`analysis_request`: a player of a finished match, or a moderator, asks for its
-  analysis; :func:`analysis_request_finished` is the automatic one when a match ends. A
+  analysis; :func:`analysis_request_finished` is the automatic one when a match ends
+  (:func:`analyses_request_finished` for the expiry sweep's batch). A
   match already queued, running or analysed is left as it is (no second run); a failed
   one is queued again. Queuing sends ``analysis_queued``, which the tasks module turns
   into a task after the commit.
@@ -94,6 +95,24 @@ def analysis_request_finished(match: Match, now: datetime) -> MatchAnalysis | No
     if not settings.ANALYSIS_AUTOMATIC or not analysis_available() or not is_analysable(match):
         return None
     return _queue(match, None, now)
+
+
+def analyses_request_finished(matches: Sequence[Match], now: datetime) -> int:
+    """:func:`analysis_request_finished` for the expiry sweep's batch of matches just
+    lost on time, in one statement whatever their number (the sweep's cost must not grow
+    with the batch). None of them can have an analysis yet: it is asked for only once a
+    match is over. The number queued."""
+    if not settings.ANALYSIS_AUTOMATIC or not analysis_available():
+        return 0
+    rows = [
+        MatchAnalysis(match=match, plies=settings.ANALYSIS_PLIES, requested_at=now)
+        for match in matches
+        if is_analysable(match)
+    ]
+    MatchAnalysis.objects.bulk_create(rows, ignore_conflicts=True)
+    for analysis in rows:
+        analysis_queued.send(sender=MatchAnalysis, analysis=analysis)
+    return len(rows)
 
 
 def _queue(match: Match, user: User | None, now: datetime) -> MatchAnalysis:

@@ -1,7 +1,8 @@
 """Celery entry points of the analysis, on the ``analysis`` queue (CELERY_TASK_ROUTES).
 
 :func:`connect` (called by ``AnalysisConfig.ready``) hears ``matches.signals.match_finished``
-(the match is queued for analysis, inside its transaction) and ``analysis_queued`` (the
+and ``games_timed_out`` (the expiry sweep's batch of matches lost on time): the match is
+queued for analysis, inside its transaction; and ``analysis_queued`` (the
 task is published after the commit). :func:`analysis_run` is late-acknowledged: a worker
 killed mid-run leaves the message to be delivered again, and the row ``running`` with
 nothing stored, from which the next delivery starts over; :func:`analysis_sweep` queues
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from gnubg_bridge.process import GnubgError, GnubgMissingError
 from matches.models import Match
-from matches.signals import match_finished
+from matches.signals import games_timed_out, match_finished
 
 from . import services
 from .models import MatchAnalysis
@@ -53,9 +54,15 @@ def _on_match_finished(sender: type, *, match: Match, now: Any, **kwargs: Any) -
     services.analysis_request_finished(match, now)
 
 
+def _on_games_timed_out(sender: type, *, matches: list[Match], now: Any, **kwargs: Any) -> None:
+    # The expiry sweep's batch: each game ended its match, with no match_finished of its own.
+    services.analyses_request_finished(matches, now)
+
+
 def connect() -> None:
     analysis_queued.connect(_on_analysis_queued, dispatch_uid="analysis.enqueue")
     match_finished.connect(_on_match_finished, dispatch_uid="analysis.match_finished")
+    games_timed_out.connect(_on_games_timed_out, dispatch_uid="analysis.games_timed_out")
 
 
 @shared_task(

@@ -18,7 +18,7 @@ from gnubg_bridge import analysis as gnubg_analysis
 from gnubg_bridge.process import GnubgError
 from matches.export import export_mat
 from matches.models import GameEvent, Match
-from matches.signals import match_finished
+from matches.signals import games_timed_out, match_finished
 from tests.bot_games import BotGames
 from tests.factories import UserFactory
 
@@ -250,3 +250,15 @@ def test_a_run_that_never_finishes_is_given_up_after_its_attempts(
     assert analysis.status == "failed" and "3 runs" in analysis.error
     assert queued == []
     assert request(match.pk, player).status == "queued"  # a player may ask again
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_matches_lost_on_time_in_a_batch_are_queued(
+    bot_games: BotGames, player: User, opponent: User, queued: list[int]
+) -> None:
+    """The expiry sweep's batch sends games_timed_out, not match_finished, per match."""
+    match = finished(bot_games, player, opponent, queued)
+    assert any(entry[0][0] == "analysis.games_timed_out" for entry in games_timed_out.receivers)
+    analysis_tasks._on_games_timed_out(Match, games=[], matches=[match], now=NOW)
+    assert MatchAnalysis.objects.get(match=match).status == "queued"
+    assert queued == [match.pk]
