@@ -156,3 +156,19 @@ def test_a_done_analysis_shows_gnubgs_table_and_the_api_every_decision(
     play = next(d for d in decisions if d["kind"] == "play")
     assert play["ply"] is not None and play["color"] in ("white", "black")
     assert play["candidates"][0]["play"] == play["best"]
+
+
+@pytest.mark.usefixtures("gnubg_here")
+def test_a_failed_analysis_may_be_asked_for_again_by_a_player(
+    bot_games: BotGames, player: User, opponent: User, outsider: User
+) -> None:
+    match = finished_match(bot_games, player, opponent)
+    MatchAnalysis.objects.create(
+        match=match, requested_at=NOW, status="failed", error="gnubg exited in /tmp/x"
+    )
+    html = page(match.pk, player)
+    assert "The analysis failed" in html and "Analyse again" in html
+    assert "/tmp/x" not in html  # gnubg's own words stay out of the page
+    assert "Analyse again" not in page(match.pk, outsider)
+    assert client_of(player).post(f"/matches/{match.pk}/analysis/request").status_code == 302
+    assert MatchAnalysis.objects.get(match=match).status == "queued"
