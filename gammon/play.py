@@ -350,8 +350,17 @@ def _read_paths(text: str) -> list[list[int]]:
 
 def _my_board(position: Position) -> list[int]:
     """Mine only: index 0 = borne off, 1..24 = points, 25 = bar."""
-    board = [position.off[0], *(max(n, 0) for n in position.points), position.bar[0]]
-    return board
+    return [position.off[0], *(max(n, 0) for n in position.points), position.bar[0]]
+
+
+def _net_movement(steps: Sequence[Step]) -> list[int]:
+    """How many of the mover's checkers each place gains or loses: index 0 = borne off,
+    1..24 = points, 25 = bar (the steps' own numbering)."""
+    net = [0] * 26
+    for step in steps:
+        net[step.source] -= 1
+        net[step.dest] += 1
+    return net
 
 
 def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
@@ -381,14 +390,17 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
             raise BlockedPointError(
                 f"Point {point} is blocked: your opponent holds it.", point=point
             )
-    wanted = _my_board(position)
+    # The plays that leave the mover's checkers where the text puts them. A play's
+    # board is its net movement added to this one, so comparing net movements (from
+    # the steps) says the same as comparing boards, without building each play's board.
+    wanted = [0] * 26
     for path in paths:
         wanted[path[0]] -= 1
         wanted[path[-1]] += 1
     named = {p for path in paths for p in path[1:]}
     named_hits = {p for p in named if 1 <= p <= 24 and position.points[p - 1] == -1}
 
-    candidates = [p for p in plays if _my_board(p.position) == wanted]
+    candidates = [p for p in plays if _net_movement(p.steps) == wanted]
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
@@ -406,11 +418,13 @@ def _explain(
     dice: Sequence[int],
     paths: list[list[int]],
     plays: list[Play],
-    wanted: list[int],
+    movement: list[int],
 ) -> IllegalPlayError:
-    """Why no legal play moves the checkers that ``paths`` move: the first rule broken."""
+    """Why no legal play moves the checkers that ``paths`` move (their net ``movement``):
+    the first rule broken."""
     d1, d2 = dice[0], dice[1]
     mine = _my_board(position)
+    wanted = [have + change for have, change in zip(mine, movement, strict=True)]
 
     for point in range(1, 26):
         if wanted[point] < 0:

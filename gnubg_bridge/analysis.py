@@ -116,7 +116,21 @@ for game in match["games"]:
         position = gnubg.positionfromid(board)
         if record.get("move"):
             record["notation"] = gnubg.movetupletostring(record["move"], position)
-        for candidate in analysis.get("moves", [])[: job["candidates"]]:
+        moves = list(analysis.get("moves", ()))
+        made = analysis.get("imove")
+        if made is not None and made >= job["candidates"]:
+            # The play made is read by its index: keep it, after the top plays.
+            moves[job["candidates"]] = moves[made]
+            analysis["imove"] = job["candidates"]
+            kept = job["candidates"] + 1
+        else:
+            kept = job["candidates"]
+        # Only what the site reads: the top plays and the one made, without the
+        # probabilities of every play gnubg listed (most of the answer, unread).
+        analysis["moves"] = moves = [
+            {"move": m["move"], "score": m["score"]} for m in moves[:kept]
+        ]
+        for candidate in moves:
             candidate["notation"] = gnubg.movetupletostring(candidate["move"], position)
 bridge_answer(match)
 """
