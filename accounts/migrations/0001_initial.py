@@ -41,6 +41,7 @@ class Migration(migrations.Migration):
                 ('confirm_moves', models.BooleanField(default=False, help_text='Ask for confirmation before a move is sent.', verbose_name='confirm moves')),
                 ('stay_after_move', models.BooleanField(default=False, help_text='Without it, sending a move takes you to the next game waiting for you.', verbose_name='stay on the game after moving')),
                 ('vacation_days_per_year', models.PositiveSmallIntegerField(default=30, verbose_name='vacation days per year')),
+                ('is_bot', models.BooleanField(default=False, help_text='A computer player (GNU Backgammon), not a person.', verbose_name='bot')),
                 ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
                 ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
             ],

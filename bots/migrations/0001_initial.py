@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0002_user_is_bot'),
+        ('accounts', '0001_initial'),
     ]
 
     operations = [
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             name='Bot',
             fields=[
                 ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='bot', serialize=False, to=settings.AUTH_USER_MODEL, verbose_name='account')),
-                ('level', models.CharField(choices=[('beginner', 'Beginner'), ('casual', 'Casual play'), ('intermediate', 'Intermediate'), ('expert', 'Expert'), ('world_class', 'World class')], max_length=20, unique=True, verbose_name='level')),
+                ('level', models.CharField(max_length=20, unique=True, verbose_name='level')),
             ],
             options={
                 'ordering': ['user__username'],
