@@ -47,8 +47,9 @@ class AnalysisUnavailable(ServiceError):
 
 
 def analysis_available() -> bool:
-    """Whether this machine can analyse: gnubg is installed."""
-    return process.available()
+    """Whether the site offers analysis: gnubg is installed here, or on the workers of
+    the ``analysis`` queue elsewhere (``GNUBG_REMOTE``)."""
+    return settings.GNUBG_REMOTE or process.available()
 
 
 def is_analysable(match: Match) -> bool:

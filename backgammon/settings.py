@@ -15,6 +15,9 @@ EMAIL_URL      default console:, or smtp://user:pass@host:port (see parse_email_
 DEFAULT_FROM_EMAIL
 TRUSTED_PROXY_COUNT  reverse proxies in front that append to X-Forwarded-For (default 0)
 BOT_MATCHES_RATED    whether matches against the GNU Backgammon bots are rated (default false)
+GNUBG          the gnubg program (default: found on PATH or in /usr/games)
+GNUBG_REMOTE   true when the analysis and bots queues are consumed on other machines
+               that have gnubg: the site then offers both without gnubg of its own
 """
 
 from pathlib import Path
@@ -238,6 +241,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # An analysis whose worker died or whose task was lost is queued again (analysis/).
     "sweep-analyses": {"task": "analysis.tasks.analysis_sweep", "schedule": 300.0},
 }
+
+# --- GNU Backgammon ---------------------------------------------------------------
+
+# The analysis and the bots run where gnubg is: by default this machine (whether its
+# gnubg is installed decides whether the site offers them). With workers of the
+# `analysis` and `bots` queues on other machines, set GNUBG_REMOTE on the web machines.
+GNUBG_REMOTE = env_bool("GNUBG_REMOTE", False)
 
 # --- Bots ----------------------------------------------------------------------
 

@@ -38,8 +38,9 @@ MAX_ACTIONS = 4
 
 
 def bots_available() -> bool:
-    """Whether the bots can play here: gnubg is installed on this machine."""
-    return process.available()
+    """Whether the bots play: gnubg is installed here, or on the workers of the ``bots``
+    queue elsewhere (``GNUBG_REMOTE``)."""
+    return settings.GNUBG_REMOTE or process.available()
 
 
 def bot_username(level: str) -> str:
