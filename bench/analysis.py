@@ -135,6 +135,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-analysis-") as tmp:
         folder = Path(tmp)
         setup(folder)
+        from analysis.models import Decision
         from gnubg_bridge import process
         from matches.export import export_mat
         from matches.models import Game, Match
@@ -153,6 +154,7 @@ def main() -> None:
         print()
         print("| level | matches | pipeline matches/h/core | gnubg alone matches/h/core | ratio |")
         print("|---|---:|---:|---:|---:|")
+        per_match = 0.0
         for plies in args.plies:
             chosen = ids if plies < 2 else ids[: args.matches_2ply]
             ours = alone = 0.0
@@ -160,13 +162,17 @@ def main() -> None:
                 jacoby = Match.objects.get(pk=match_id).jacoby
                 ours += pipeline(match_id, plies)
                 alone += gnubg_alone(gnubg, files[match_id], plies, jacoby)
+            if plies == args.plies[0]:
+                decisions = Decision.objects.filter(game__match_id__in=chosen).count()
+                per_match = decisions / len(chosen)
             rate_ours, rate_alone = 3600 * len(chosen) / ours, 3600 * len(chosen) / alone
             print(
                 f"| {plies}-ply | {len(chosen)} | {rate_ours:,.0f} | {rate_alone:,.0f} "
                 f"| {rate_ours / rate_alone:.2f} |",
                 flush=True,
             )
-        print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+        print(f"\n{per_match:.0f} decisions analysed per match")
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
