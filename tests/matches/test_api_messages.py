@@ -41,7 +41,7 @@ def test_the_players_post_and_read_the_chat(game: Game, player: User, opponent: 
     status, body = post(alice, game.pk, {"text": "  Good luck!  "})
     assert status == 201, body
     assert body["text"] == "Good luck!" and body["hidden"] is False
-    assert body["author"] == {"username": "alice", "display_name": "Alice"}
+    assert body["author"] == {"username": "alice", "display_name": "Alice", "is_bot": False}
     assert post(bob, game.pk, {"text": "You too."})[0] == 201
 
     for client in (alice, bob):
