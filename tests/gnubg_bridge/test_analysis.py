@@ -31,7 +31,8 @@ from tests.factories import UserFactory
 from tests.matches.test_export import ONE_POINT, SETS
 
 # django_db: the matches are built in the test database (and rolled back).
-pytestmark = [pytest.mark.gnubg, pytest.mark.django_db]
+# One worker builds the four matches and runs gnubg on them once for every test here.
+pytestmark = [pytest.mark.gnubg, pytest.mark.django_db, pytest.mark.xdist_group("gnubg_analysis")]
 
 #: The matches, by name: (set of tests/bot_games.py, what gnubg's table must show).
 MATCHES = {
