@@ -17,12 +17,10 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -31,26 +29,11 @@ import pytest
 import requests
 
 from challenges import services as challenge_services
+from tests.worker import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOSED_REDIS = "redis://127.0.0.1:1/0"
 PASSWORD = "a long test password 7"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 # --------------------------------------------------------------------------- database
