@@ -1,10 +1,12 @@
 """A whole match against GNU Backgammon on the website (issue 15's loop).
 
 The player challenges the computer through the challenge form, then plays every turn on
-the game page by clicking. The bot's turns are ``bots.tasks.bot_play`` tasks: here the test
-holds each one as it is queued and runs it as the worker would, while the player's page
-stays open, so the bot's move reaches the page by the page's own poll (Playwright's clock
-jumps past its 20 s tick), and reaches the player's inbox by e-mail, as any opponent's.
+the game page (typing the first legal play the page lists, the quickest way here: moving
+by click, drag and touch has its own whole-match test). The bot's turns are
+``bots.tasks.bot_play`` tasks: the test holds each one as it is queued and runs it as
+the worker would, while the player's page stays open, so the bot's move reaches the page
+by the page's own poll (Playwright's clock jumps past its 20 s tick), and reaches the
+player's inbox by e-mail, as any opponent's.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ from matches import record
 from matches.models import Game, Match
 from tests.factories import UserFactory
 
-from .helpers import click_a_move, game_url, shoot
-from .test_whole_match import follow_until
+from .helpers import game_url, shoot
+from .test_whole_match import follow_until, type_a_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
 
-MAX_TURNS = 80  # a 1-point game takes about 25 turns each (seed 6: one of the shorter)
+MAX_TURNS = 80  # a 1-point game takes about 25 turns each
 
 
 def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_page(
@@ -77,7 +79,7 @@ def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_
         if not shot and not page.evaluate("window.stillHere === true"):
             shoot(page, "bot-match-move")  # the bot's move, arrived by the poll
             shot = True
-        click_a_move(page)
+        type_a_move(page)  # clicks and drags have their own tests (test_whole_match.py)
     else:
         pytest.fail(f"the match did not end in {MAX_TURNS} turns")
 
