@@ -64,7 +64,7 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
         for path in paths:
             response = page.goto(path)
             assert response.ok, f"{path}: {response.status}"
-            page.wait_for_load_state("networkidle")
+            # goto waited for the load event: styles, scripts and the board are in place.
             assert page.evaluate("document.documentElement.lang") == locale, path
             for found in violations(page):
                 where = ", ".join(node["target"][0] for node in found["nodes"][:5])

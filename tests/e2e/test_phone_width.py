@@ -65,7 +65,7 @@ def overflow(page: Any, path: str, language: str) -> dict[str, Any] | None:
     is kept in ``test-output/e2e/phone/`` for a person to look at."""
     response = page.goto(path)
     assert response.ok, f"{path}: {response.status}"
-    page.wait_for_load_state("networkidle")
+    # goto waited for the load event: styles, scripts and the board are in place.
     found = page.evaluate(STICKING_OUT)
     SHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^\w-]+", "_", path.strip("/")) or "home"
