@@ -129,6 +129,15 @@ class World:
     challenge_by_player: Challenge
     vacation: Vacation
     message: GameMessage
+    clients: dict[int, Client] = field(default_factory=dict)
+
+    def client_for(self, user: User) -> Client:
+        """The user's client, signed in once: again only after a request signed it out
+        (a new session for every request costs more than the request)."""
+        client = self.clients.setdefault(user.pk, Client())
+        if client.session.get("_auth_user_id") != str(user.pk):
+            client.force_login(user)
+        return client
 
     @property
     def game(self) -> Game:
@@ -417,9 +426,10 @@ def aim(world: World, name: str, values: dict[str, Any], *, action: str, play: i
 def send(world: World, name: str, method: str, url: str, values: dict[str, Any]) -> None:
     """One request as the target's user; no 5xx, and nothing stored changes on a 4xx."""
     target = TARGETS[name]
-    client = Client()
-    if not target.anonymous:
-        client.force_login(world.on_turn() if name == "game_detail" else world.player)
+    if target.anonymous:
+        client = Client()
+    else:
+        client = world.client_for(world.on_turn() if name == "game_detail" else world.player)
     before = stored()
     response = getattr(client, method)(url, values)
     shown = {
