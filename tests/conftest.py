@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -59,8 +58,10 @@ def postgres_problem() -> str | None:
 
 
 def gnubg_executable() -> str | None:
-    """gnubg's path: on PATH, or where Debian installs it (/usr/games is often not on PATH)."""
-    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    """gnubg's path, found as the site finds it (``GNUBG``, PATH, or Debian's /usr/games)."""
+    from gnubg_bridge import process
+
+    return process.executable()
 
 
 def gnubg_problem() -> str | None:
