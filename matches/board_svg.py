@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from django.utils.translation import gettext as _
@@ -24,9 +24,16 @@ from django.utils.translation import ngettext
 from gammon import BoardView, Color, InvalidIdError, Position, Step, position_id
 
 if TYPE_CHECKING:
-    from .models import Game
+    from .models import Game, GameEvent, Match
 
-__all__ = ["LastMove", "board_geometry", "board_svg", "last_move_text"]
+__all__ = [
+    "LastMove",
+    "board_geometry",
+    "board_svg",
+    "board_svg_at",
+    "board_viewer",
+    "last_move_text",
+]
 
 # Geometry, in viewBox units.
 SIDE = 50  # the cube column and the borne-off tray column
@@ -347,6 +354,48 @@ def board_svg(
         f'data-viewer="{_key(viewer_color)}" '
         f'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif">'
         f"<title>{escape(description)}</title>" + "".join(canvas.parts) + "</svg>"
+    )
+
+
+def board_viewer(match: Match, user: object) -> dict[str, Any]:
+    """``viewer_color`` and ``home_side`` for ``user`` (a visitor is None or anonymous):
+    a player sees the board from their side, everyone else from White's."""
+    color = match.color_of(user)
+    signed_in = bool(getattr(user, "is_authenticated", False))
+    return {
+        "viewer_color": color if color is not None else Color.WHITE,
+        "home_side": getattr(user, "board_side", "right") if signed_in else "right",
+    }
+
+
+def board_svg_at(
+    game: Game,
+    events: Sequence[GameEvent],
+    ply: int,
+    *,
+    viewer_color: Color,
+    home_side: str,
+    dice: tuple[int, int] | None,
+    last_move: LastMove | None = None,
+    best_move: LastMove | None = None,
+) -> str:
+    """The board of ``game`` as its record stands after the events up to ``ply``, with
+    the cube of that moment and ``dice``. Raises ``ReplayError`` when the record does
+    not replay."""
+    from .replay import replay_events
+
+    match = game.match
+    replay = replay_events([e for e in events if e.ply <= ply], variant=match.variant)
+    return board_svg(
+        replay.position(),
+        viewer_color=viewer_color,
+        home_side=home_side,
+        dice=dice,
+        cube_value=replay.state.cube_value,
+        cube_owner=replay.state.cube_owner,
+        names=(match.white.public_name, match.black.public_name),
+        last_move=last_move,
+        best_move=best_move,
     )
 
 

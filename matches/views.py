@@ -30,7 +30,14 @@ from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
 from . import chat, endings, selectors, turns
-from .board_svg import LastMove, board_geometry, board_svg, last_move_text
+from .board_svg import (
+    LastMove,
+    board_geometry,
+    board_svg,
+    board_svg_at,
+    board_viewer,
+    last_move_text,
+)
 from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match, Vacation
 from .replay import ReplayError, replay_events
@@ -245,12 +252,8 @@ def game_board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _board_view(request: HttpRequest, game: Game) -> dict[str, Any]:
-    user = request.user
-    color = game.match.color_of(user)
-    home_side = getattr(user, "board_side", "right") if user.is_authenticated else "right"
     return {
-        "viewer_color": color if color is not None else Color.WHITE,
-        "home_side": home_side,
+        **board_viewer(game.match, request.user),
         "swap_dice": _dice_swapped(request, game.pk, game.ply),
     }
 
@@ -373,24 +376,20 @@ def _board_at(
     last_move: LastMove | None = None,
 ) -> str:
     """The board after ``ply``, replayed from the record, with that turn's dice and cube."""
-    match = game.match
-    try:
-        replay = replay_events([e for e in events if e.ply <= ply], variant=match.variant)
-    except ReplayError:
-        return board_svg(game, **board)
-    position = replay.position()
     event = next(e for e in events if e.ply == ply)
     dice = (event.die1, event.die2) if event.die1 and event.die2 else None
-    return board_svg(
-        position,
-        viewer_color=board["viewer_color"],
-        home_side=board["home_side"],
-        dice=dice,
-        cube_value=replay.state.cube_value,
-        cube_owner=replay.state.cube_owner,
-        names=(match.white.public_name, match.black.public_name),
-        last_move=last_move,
-    )
+    try:
+        return board_svg_at(
+            game,
+            events,
+            ply,
+            viewer_color=board["viewer_color"],
+            home_side=board["home_side"],
+            dice=dice,
+            last_move=last_move,
+        )
+    except ReplayError:
+        return board_svg(game, **board)
 
 
 def _position_key(position: Position) -> str:

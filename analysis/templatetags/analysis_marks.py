@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy
 
 from accounts.requests import context_user
 from gammon import Color, Step
-from matches.board_svg import LastMove, board_svg
-from matches.models import Game
-from matches.replay import ReplayError, replay_events
+from matches.board_svg import LastMove, board_svg_at, board_viewer
+from matches.models import Game, GameEvent
+from matches.replay import ReplayError
 
 from .. import selectors
 from ..models import Decision
@@ -70,31 +70,25 @@ def _steps(raw: list[list[int]]) -> tuple[Step, ...]:
     return tuple(Step(int(source), int(dest)) for source, dest in raw)
 
 
-def _board(context: template.Context, game: Game, decision: Decision) -> str:
-    """The position the decision was made in, with the play made (amber) and gnubg's best
-    (blue, dashed) drawn on it; for a cube action, the position alone."""
-    events = list(game.events.all())
-    replay = replay_events(
-        [e for e in events if e.ply < (decision.ply or 0)], variant=game.match.variant
-    )
-    user = context_user(context)
-    match = game.match
-    viewer = match.color_of(user) if user is not None else None
+def _board(
+    context: template.Context, game: Game, events: list[GameEvent], decision: Decision
+) -> str:
+    """The position the decision was made in (the record up to the event before it), with
+    the play made (amber) and gnubg's best (blue, dashed) drawn on it; for a cube action,
+    the position alone."""
     color = Color(decision.color)
-    dice = tuple(decision.dice) if decision.dice else None
+    dice = (decision.dice[0], decision.dice[1]) if decision.dice else None
     made = best = None
     if decision.kind == Decision.Kind.PLAY and dice is not None:
-        made = LastMove(color, (dice[0], dice[1]), decision.made, _steps(decision.made_steps))
+        made = LastMove(color, dice, decision.made, _steps(decision.made_steps))
         if decision.best != decision.made:
-            best = LastMove(color, (dice[0], dice[1]), decision.best, _steps(decision.best_steps))
-    return board_svg(
-        replay.position(),
-        viewer_color=viewer if viewer is not None else Color.WHITE,
-        home_side=getattr(user, "board_side", "right") if user is not None else "right",
+            best = LastMove(color, dice, decision.best, _steps(decision.best_steps))
+    return board_svg_at(
+        game,
+        events,
+        (decision.ply or 0) - 1,
+        **board_viewer(game.match, context_user(context)),
         dice=dice,
-        cube_value=replay.state.cube_value,
-        cube_owner=replay.state.cube_owner,
-        names=(match.white.public_name, match.black.public_name),
         last_move=made,
         best_move=best,
     )
@@ -109,10 +103,11 @@ def ply_analysis(context: template.Context, game: Game, ply: int | None) -> dict
     decisions = (selectors.game_decisions_by_ply(game) or {}).get(ply, [])
     if not decisions:
         return {"decisions": []}
+    events = list(game.events.all())
     shown = []
     for decision in decisions:
         try:
-            board = _board(context, game, decision)
+            board = _board(context, game, events, decision)
         except ReplayError:
             board = ""
         shown.append(
