@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils import timezone
+
 from accounts.models import User
+from analysis import services
 from analysis.models import MatchAnalysis
 from challenges import services as challenge_services
 from matches.models import Match
@@ -23,6 +26,14 @@ def finished_match(bot_games: BotGames, alice: User, bob: User) -> Match:
     (match,) = bot_games.load(CUBE_MATCH, alice=alice, bob=bob)
     assert match.status == Match.Status.FINISHED
     MatchAnalysis.objects.filter(match=match).delete()
+    return match
+
+
+def analysed_match(bot_games: BotGames, alice: User, bob: User) -> Match:
+    """The finished match, analysed through the services at a player's request (gnubg)."""
+    match = finished_match(bot_games, alice, bob)
+    services.analysis_request(match_id=match.pk, user=alice, now=timezone.now())
+    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
     return match
 
 

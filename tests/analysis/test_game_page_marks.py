@@ -11,15 +11,13 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from accounts.models import User
-from analysis import services
 from analysis.models import Decision
 from analysis.templatetags.analysis_marks import SYMBOLS
 from tests.bot_games import BotGames
 
-from .helpers import finished_match, match_in_play
+from .helpers import analysed_match, match_in_play
 
 pytestmark = pytest.mark.django_db
 
@@ -37,9 +35,7 @@ def game_page(game_id: int, query: str = "") -> str:
 def test_an_analysed_games_record_is_marked_and_a_marked_ply_shows_both_plays(
     bot_games: BotGames, player: User, opponent: User
 ) -> None:
-    match = finished_match(bot_games, player, opponent)
-    services.analysis_request(match_id=match.pk, user=player, now=NOW)
-    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    match = analysed_match(bot_games, player, opponent)
     marked = Decision.objects.exclude(mark="").exclude(ply=None)
     game = next(g for g in match.games.all() if marked.filter(game=g).exists())
 

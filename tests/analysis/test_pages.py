@@ -7,14 +7,12 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from accounts.models import User
-from analysis import services
 from analysis.models import MatchAnalysis
 from tests.bot_games import BotGames
 
-from .helpers import finished_match, match_in_play
+from .helpers import analysed_match, finished_match, match_in_play
 
 pytestmark = pytest.mark.django_db
 
@@ -133,9 +131,7 @@ def test_the_api_refuses_a_visitors_request_and_queues_a_players(
 def test_a_done_analysis_shows_gnubgs_table_and_the_api_every_decision(
     bot_games: BotGames, player: User, opponent: User
 ) -> None:
-    match = finished_match(bot_games, player, opponent)
-    services.analysis_request(match_id=match.pk, user=player, now=NOW)
-    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    match = analysed_match(bot_games, player, opponent)
     white, black = MatchAnalysis.objects.get(match=match).players.all()
 
     html = page(match.pk, None)

@@ -6,11 +6,9 @@ game page or the match page with its summary table."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
-from analysis import services
 from analysis.models import Decision
-from tests.analysis.helpers import finished_match
+from tests.analysis.helpers import analysed_match
 from tests.factories import UserFactory
 
 from .helpers import game_url, shoot
@@ -21,9 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(tran
 
 def test_a_click_on_a_mark_shows_the_play_made_and_gnubgs_best(new_page, bot_games) -> None:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    match = finished_match(bot_games, alice, bob)
-    services.analysis_request(match_id=match.pk, user=alice, now=timezone.now())
-    assert services.analysis_run(match_id=match.pk, clock=timezone.now) == "done"
+    match = analysed_match(bot_games, alice, bob)
     play = (
         Decision.objects.filter(kind=Decision.Kind.PLAY).exclude(mark="").order_by("-equity_lost")
     ).first()
