@@ -22,7 +22,7 @@ from challenges import services as challenge_services
 from matches.bots import bot_act
 from matches.models import GameEvent, Match
 from tests.factories import UserFactory
-from tests.worker import Redis, Worker, live_db_url, redis, wait_for, worker_env  # noqa: F401
+from tests.worker import Redis, Worker, wait_for, worker_env
 
 pytestmark = [
     pytest.mark.postgres,
@@ -34,7 +34,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def bots_worker(redis: Redis, tmp_path: Path, live_db_url: str) -> Iterator[Worker]:  # noqa: F811
+def bots_worker(redis: Redis, tmp_path: Path, live_db_url: str) -> Iterator[Worker]:
     worker = Worker(worker_env(redis, live_db_url), tmp_path / "worker.log", queues="bots")
     worker.start()
     try:
