@@ -41,19 +41,21 @@ def _worst(decisions: list[Decision]) -> Decision:
 
 
 @register.simple_tag
-def game_marks(game: Game) -> dict[int, Decision]:
-    """``{ply: the worst decision at that ply}`` of a finished, analysed game; else empty.
+def game_marks(game: Game) -> dict[int, list[Decision]]:
+    """``{ply: its decisions}`` of a finished, analysed game; else empty. Read once a
+    page: the record's marks and the shown ply's detail both come from it.
 
     A ply holds one play, or one cube action, and a roll may hold a missed double."""
-    by_ply = selectors.game_decisions_by_ply(game) or {}
-    return {ply: _worst(decisions) for ply, decisions in by_ply.items()}
+    return selectors.game_decisions_by_ply(game) or {}
 
 
 @register.inclusion_tag("analysis/_mark.html")
-def decision_mark(marks: dict[int, Decision], ply: int) -> dict[str, Any]:
-    """The mark after a record line: ``?!``, ``?`` or ``??``, its word for screen readers
-    and a title with the equity lost, linking to the ply's analysis."""
-    decision = marks.get(ply) if marks else None
+def decision_mark(marks: dict[int, list[Decision]], ply: int) -> dict[str, Any]:
+    """The mark after a record line, for the worst decision of its ply: ``?!``, ``?`` or
+    ``??``, its word for screen readers and a title with the equity lost, linking to the
+    ply's analysis."""
+    decisions = marks.get(ply) if marks else None
+    decision = _worst(decisions) if decisions else None
     if decision is None or decision.mark not in SYMBOLS:
         return {"decision": None}
     return {
@@ -95,12 +97,15 @@ def _board(
 
 
 @register.inclusion_tag("analysis/_ply.html", takes_context=True)
-def ply_analysis(context: template.Context, game: Game, ply: int | None) -> dict[str, Any]:
-    """gnubg's view of the decisions at ``ply`` of a finished, analysed game: the play made
-    and the best, their equities, the mark and the luck, the top plays, and the board."""
-    if ply is None:
-        return {"decisions": []}
-    decisions = (selectors.game_decisions_by_ply(game) or {}).get(ply, [])
+def ply_analysis(
+    context: template.Context,
+    game: Game,
+    marks: dict[int, list[Decision]],
+    ply: int | None,
+) -> dict[str, Any]:
+    """gnubg's view of the decisions at ``ply`` (of ``game_marks``): the play made and the
+    best, their equities, the mark and the luck, the top plays, and the board."""
+    decisions = marks.get(ply, []) if marks and ply is not None else []
     if not decisions:
         return {"decisions": []}
     events = list(game.events.all())
