@@ -53,8 +53,13 @@ def analysis_available() -> bool:
 
 
 def is_analysable(match: Match) -> bool:
-    """A match ended by play (won or drawn), not one in play or cancelled."""
-    return match.status == Match.Status.FINISHED and match.result != Match.Result.CANCELLED
+    """A match ended by play (won or drawn), not one in play or cancelled, nor a chouette's
+    board, whose team members other than the captain could not read it."""
+    return (
+        match.status == Match.Status.FINISHED
+        and match.result != Match.Result.CANCELLED
+        and not match.chouette
+    )
 
 
 def may_request(match: Match, user: object) -> bool:

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "accounts",
     "matches",
     "challenges",
+    "chouettes",
     "notifications",
     "stats",
     "bots",
@@ -233,6 +234,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Time control (matches/clock.py), old challenges and the notification outbox (notifications/).
     "expire-overdue-games": {"task": "matches.tasks.clock_expire_overdue", "schedule": 60.0},
     "expire-challenges": {"task": "challenges.tasks.clock_expire_challenges", "schedule": 60.0},
+    # A chouette member's vote or answer past its deadline (chouettes/).
+    "expire-chouette-decisions": {
+        "task": "chouettes.tasks.clock_expire_decisions",
+        "schedule": 60.0,
+    },
     "remind-players": {"task": "notifications.tasks.clock_remind_players", "schedule": 300.0},
     "sweep-email-outbox": {"task": "notifications.tasks.email_sweep", "schedule": 60.0},
     "send-digests": {"task": "notifications.tasks.email_digests", "schedule": 600.0},

@@ -28,6 +28,11 @@ def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -
     color = game.match.color_of(author)
     if color is None:
         raise Forbidden(_("You are not playing in this game."))
+    if game.match.chouette:
+        raise Conflict(
+            _("A chouette's players talk in the chouette's own chat, where the team has its own."),
+            code="chouette",
+        )
     text = text.strip()
     if not text:
         raise InvalidAction(_("Write a message first."), code="empty_message")

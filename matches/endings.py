@@ -70,6 +70,7 @@ def match_offer_draw(
 ) -> Game:
     """Propose that the whole match end as a draw; the opponent may accept."""
     game, color = record.lock(game_id, player, expected_ply, now)
+    record.refuse_chouette(game)
     match = game.match
     if match.draw_offered_by is not None:
         raise Conflict(_("A draw has already been offered."), code="draw_pending")
@@ -145,7 +146,7 @@ def end_game(
     over, if the game ends it), the win event made."""
     events = list(events or [])
     after = _score_game(game, state, outcome, now, events)
-    match_over = after.is_over or ends_match
+    match_over = after.is_over or ends_match or game.match.chouette
     if match_over:
         _end_match(game.match, outcome, now)
     return Ending(game=game, after=after, match_over=match_over, events=events)

@@ -31,6 +31,15 @@ RULE_MESSAGES: dict[str, Promise] = {
     "cube_dead": _("The cube is dead: winning this game already wins you the match."),
     "not_cube_owner": _("Your opponent owns the cube."),
     "cube_limit": _("The cube has reached its limit."),
+    "chouette": _("The chouette cannot do that."),
+    "chouette_players": _("A chouette has 3 to 8 players, each seated once."),
+    "chouette_too_few": _("A chouette cannot go on with fewer than 3 players."),
+    "chouette_not_member": _("You are not on the team in this game."),
+    "chouette_dropped": _("You dropped the box's double: you are out of this game."),
+    "chouette_out_of_turn": _("That decision is not yours to make."),
+    "chouette_stage": _("The chouette is not waiting for that decision now."),
+    "chouette_answered": _("You have already answered."),
+    "chouette_game_over": _("This game is over."),
 }
 
 

@@ -102,6 +102,12 @@ class Match(MatchOptions):
     draw_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     bank_white = models.DurationField(null=True, blank=True)
     bank_black = models.DurationField(null=True, blank=True)
+    #: A chouette's board (issue 16): one game of a money session, the box (White) against
+    #: the team's captain (Black), which ends the match. The ``chouettes`` app keeps the
+    #: members, their stakes and the cube decisions; the board's own cube actions, draws
+    #: and chat go through it (the services here refuse them, code ``chouette``), and the
+    #: players' match records and ratings leave it out.
+    chouette = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -177,6 +183,10 @@ class Game(models.Model):
     automatic_doubles = models.PositiveSmallIntegerField(default=0)
     ply = models.PositiveIntegerField(default=0)
     deadline_at = models.DateTimeField(null=True, blank=True)
+    #: The board waits for a decision taken off it (a chouette team's vote, or each
+    #: member's answer to the box's double): no one acts on it and its clock is stopped
+    #: (``deadline_at`` is empty) until :func:`matches.record.release`.
+    held = models.BooleanField(default=False)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=12, choices=TERMINATION_CHOICES, blank=True)
     points = models.PositiveSmallIntegerField(default=0)

@@ -16,7 +16,7 @@ turn with no legal play (:func:`after_roll`), and the opening of a new game
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef
@@ -241,14 +241,12 @@ def roll(game: Game, now: datetime, depth: int = 0) -> None:
     after_roll(game, now, depth + 1)
 
 
-def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> tuple[Game, Color]:
-    """Lock the game row; check the user plays in it, it is live, and the ply is current.
-
-    The game and its match are locked; the players come in the same query, unlocked, for
+def lock_game(game_id: int, now: datetime) -> Game:
+    """Lock the game row and its match; the players come in the same query, unlocked, for
     the checks, the notification rows and the API's response, with whether each has a
     vacation ending after ``now`` (an ``Exists`` on the index ``vacation_user_end``), so
     the clock reads a player's vacations only when there are some
-    (:func:`timecontrol.away_intervals_of`).
+    (:func:`timecontrol.away_intervals_of`). A game that does not exist is a 404.
     """
     ahead = Vacation.objects.filter(ends_at__gt=now)
     game = (
@@ -265,9 +263,27 @@ def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> t
         raise NotFound(_("No such game."))
     timecontrol.note_vacation_ahead(game.match.white, game.white_away)
     timecontrol.note_vacation_ahead(game.match.black, game.black_away)
+    return game
+
+
+def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> tuple[Game, Color]:
+    """Lock the game (:func:`lock_game`); check the user plays in it, it is live, its board
+    is not held, and the ply is current."""
+    game = lock_game(game_id, now)
     color = game.match.color_of(user)
     if color is None:
         raise Forbidden(_("You are not playing in this game."))
+    require_live(game, expected_ply)
+    if game.held:
+        raise Conflict(
+            _("The board waits for the team's decision: nothing can be played on it now."),
+            code="held",
+        )
+    return game, color
+
+
+def require_live(game: Game, expected_ply: int | None) -> None:
+    """Refuse a finished game, and a ply other than the current one (a stale page)."""
     if game.is_finished or game.match.status != Match.Status.PLAYING:
         raise Conflict(_("This game is over."), code="game_over")
     if expected_ply is not None and expected_ply != game.ply:
@@ -275,7 +291,40 @@ def lock(game_id: int, user: User, expected_ply: int | None, now: datetime) -> t
             _("The game has changed since you loaded it. Look at the board again."),
             code="stale",
         )
-    return game, color
+
+
+def refuse_chouette(game: Game) -> None:
+    """The board of a chouette takes its cube actions, draws and chat through the
+    chouette (the team votes, each member answers), never directly."""
+    if game.match.chouette:
+        raise Conflict(
+            _("In a chouette, doubles and their answers go through the chouette's buttons."),
+            code="chouette",
+        )
+
+
+def hold(game: Game) -> None:
+    """Stop the board for a decision taken off it (:attr:`Game.held`): its clock stops,
+    so the expiry sweep passes it by. In memory; the caller saves the game."""
+    game.held = True
+    game.deadline_at = None
+
+
+def release(game: Game, now: datetime) -> None:
+    """The decision off the board is taken: the player on turn gets a fresh deadline from
+    ``now``, as at the start of a turn. In memory; the caller saves the game."""
+    game.held = False
+    game.deadline_at = deadline(game.match, now, game.turn_color)
+
+
+def seat(match: Match, color: Color, user: User, bank: timedelta | None) -> None:
+    """Put ``user`` (with their time bank) in ``color``'s seat of a match in play: a
+    chouette's next captain when the one in the seat dropped. In memory; the caller saves
+    the match."""
+    if color == Color.WHITE:
+        match.white, match.bank_white = user, bank
+    else:
+        match.black, match.bank_black = user, bank
 
 
 def require_turn(game: Game, color: Color, *states: str) -> None:

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.db import transaction
 
 from accounts.models import User
-from gammon import RulesError, parse_play
+from gammon import Color, RulesError, parse_play
 
 from . import endings, record
 from .errors import from_rules_error
@@ -69,6 +69,16 @@ def game_play_move(
 @transaction.atomic
 def game_double(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     game, color = record.lock(game_id, player, expected_ply, now)
+    record.refuse_chouette(game)
+    double(game, color, now)
+    record.announce_turn(game, now)
+    return record.save(game, now)
+
+
+def double(game: Game, color: Color, now: datetime) -> None:
+    """``color`` turns the cube of the locked ``game`` (in memory; the caller saves).
+
+    The public :func:`game_double` and a chouette's team or box double both come here."""
     state = record.state_of(game.match, game)
     if game.turn == int(color) and game.state != Game.State.DOUBLED:
         # The cube first: where it may not be turned the server already rolled, and
@@ -81,27 +91,38 @@ def game_double(*, game_id: int, player: User, expected_ply: int | None, now: da
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
     game.deadline_at = record.deadline(game.match, now, color.other)
-    record.announce_turn(game, now)
-    return record.save(game, now)
 
 
 @transaction.atomic
 def game_take(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     game, color = record.lock(game_id, player, expected_ply, now)
+    record.refuse_chouette(game)
+    take(game, color, now)
+    record.announce_turn(game, now)
+    return record.save(game, now)
+
+
+def take(game: Game, color: Color, now: datetime) -> None:
+    """``color`` takes the double on the locked ``game``, and the doubler's dice are
+    thrown (in memory; the caller saves)."""
     record.require_turn(game, color, Game.State.DOUBLED)
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value * 2)
     game.deadline_at = record.deadline(game.match, now, color.other)
     record.roll(game, now)
-    record.announce_turn(game, now)
-    return record.save(game, now)
 
 
 @transaction.atomic
 def game_drop(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
     game, color = record.lock(game_id, player, expected_ply, now)
+    record.refuse_chouette(game)
+    drop(game, color, now)
+    return game
+
+
+def drop(game: Game, color: Color, now: datetime) -> None:
+    """``color`` drops the double on the locked ``game``: the game ends (written)."""
     record.require_turn(game, color, Game.State.DOUBLED)
     record.append(game, GameEvent.Kind.DROP, now, color=int(color), value=game.cube_value)
     state = record.state_of(game.match, game)
     endings.finish_game(game, state, state.outcome_for_drop(color.other), now)
-    return game

@@ -54,6 +54,8 @@ def notices_game_ended(games: Sequence[Game], now: datetime) -> list[Notificatio
     items = []
     for game in games:
         match = game.match
+        if match.chouette:  # the chouette tells all its players how the game settled
+            continue
         match_over = match.status == Match.Status.FINISHED
         if game.termination == Termination.TIMEOUT:
             kind = Kind.TIME_OUT

@@ -182,9 +182,9 @@ def _outcome(color: str, result: str) -> str:
 def stats_game_finished(*, game: Game, now: datetime) -> None:
     """Count a finished game: its result and end for the site, and each player's record."""
     result = game_result(game)
-    if result is None:
-        return
     match = game.match
+    if result is None or match.chouette:  # a chouette's games count in its own points
+        return
     counters_add(
         game_counter_keys(
             variant=match.variant,
@@ -223,7 +223,7 @@ def stats_match_cancelled(*, match: Match, now: datetime) -> None:
 
 def stats_match_finished(*, match: Match, now: datetime) -> None:
     """Count a finished match and, when it is rated, update both ratings."""
-    if match.result not in GAME_RESULTS:
+    if match.result not in GAME_RESULTS or match.chouette:
         return
     counters_add(
         match_counter_keys(

@@ -22,6 +22,7 @@ ORDER = (
     "bots",
     "analysis",
     "notifications",
+    "chouettes",
     "challenges",
     "matches",
     "accounts",

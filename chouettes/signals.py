@@ -1,0 +1,25 @@
+"""Signals that ``chouettes`` sends and ``notifications`` receives.
+
+Sent inside the transaction that changed the chouette, so the notices commit or
+roll back with it.
+"""
+
+from django.dispatch import Signal
+
+#: Players were invited to a chouette. kwargs: ``chouette``, ``players`` (Users), ``now``.
+chouette_invited = Signal()
+
+#: A chouette started (or a new game of it did). kwargs: ``game`` (ChouetteGame), ``now``.
+chouette_game_started = Signal()
+
+#: Decisions off the board are awaited: a team vote (``kind="vote"``) or each member's
+#: answer to the box's double (``kind="answer"``). kwargs: ``game`` (ChouetteGame),
+#: ``kind``, ``players`` (the Users who must decide), ``now``. The moves, and the box's
+#: answer to the team's double, are the board's ``matches.signals.turn_started``.
+decision_awaited = Signal()
+
+#: A game was settled. kwargs: ``game`` (ChouetteGame, with its results written), ``now``.
+chouette_game_settled = Signal()
+
+#: A chouette ended (too few players left). kwargs: ``chouette``, ``now``.
+chouette_finished = Signal()

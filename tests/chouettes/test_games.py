@@ -1,0 +1,87 @@
+"""Whole chouette games through the services: the team's doubles, the box's double with
+takes and drops, the captain dropping, a gammon, and the rotation after each game.
+
+The places come from the joining order (ann is the box, bob the captain, then cy, di,
+ed in line) and the dice are scripted, so each test reads as a game record.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon.errors import Conflict
+from chouettes.models import Result
+from gammon import chouette as rules
+from matches.models import Game
+
+from .helpers import seat_table, start
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_unanimous_team_double_taken_then_a_team_gammon(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = seat_table(monkeypatch, 3)
+    start(table, 1, 3)  # the captain (Black) wins the opening roll with 3-1
+    assert table.places() == ("ann", "bob", ("cy",))
+    table.move("bob", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("ann")
+    table.move("ann", "24/13")
+
+    table.act("team_propose_double", "bob")
+    assert table.side().stage is rules.Stage.TEAM_VOTE
+    assert table.board.held and table.board.deadline_at is None
+    with pytest.raises(Conflict) as held:
+        table.roll_board("bob")
+    assert held.value.code == "held"
+
+    table.act("team_vote", "cy", agree=True)
+    board = table.board
+    assert (board.state, board.turn, board.held) == (Game.State.DOUBLED, 0, False)
+    table.roll((6, 5))
+    table.act("box_answer", "ann", take=True)
+    assert table.stakes() == {"bob": 2, "cy": 2}
+    assert table.board.cube_value == 2
+
+    table.set_board(white={13: 15}, black={1: 1})
+    table.roll(4, 2)  # the next game's opening
+    table.move("bob", "1/off")
+
+    assert table.points() == {"ann": -8, "bob": 4, "cy": 4}
+    assert table.places() == ("bob", "cy", ("ann",))
+    next_board = table.board
+    assert (next_board.match.white.username, next_board.match.black.username) == ("bob", "cy")
+    assert list(table.game.chouette.games.values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_box_double_the_captain_drops_and_the_next_taker_captains(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = seat_table(monkeypatch, 4)
+    start(table, 3, 1)  # the box (White) opens
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+
+    table.act("box_double", "ann")
+    assert table.side().awaiting == tuple(table.users[n].pk for n in ("bob", "cy", "di"))
+    assert table.board.held
+    table.act("team_answer", "bob", take=False)
+    table.act("team_answer", "di", take=False)
+    table.roll((2, 1))
+    table.act("team_answer", "cy", take=True)
+
+    board = table.board
+    assert board.match.black.username == "cy"
+    assert (board.state, board.turn, board.cube_value) == (Game.State.MOVING, 0, 2)
+    assert table.stakes() == {"bob": 1, "cy": 2, "di": 1}
+
+    table.set_board(white={1: 1}, black={6: 5})
+    table.roll(4, 2)
+    table.move("ann", "1/off")
+    assert table.points() == {"ann": 4, "bob": -1, "cy": -2, "di": -1}
+    results = {r.player.username: (r.role, r.stake, r.dropped) for r in Result.objects.all()}
+    assert results["cy"] == (Result.Role.CAPTAIN, 2, False)
+    assert results["bob"] == (Result.Role.MEMBER, 1, True)
+    assert table.places() == ("ann", "di", ("bob", "cy"))
