@@ -1,0 +1,243 @@
+"""What the pages and the API read of a chouette: the line-up, whose decision is awaited,
+what a viewer may do now, and the chat and suggestions they may read.
+
+Privacy: the team's chat and suggestions of a game are read by that game's team
+(never its box) and by moderators; the table chat by the seated players and
+moderators. Everything else (line-up, points, the board) is public, as a match is.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db.models import Q, QuerySet, Sum
+
+from gammon import chouette as rules
+from matches.models import Game
+
+from .models import Chouette, ChouetteGame, Decision, Message, Result, Seat, Suggestion
+from .state import cube_side
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+class Role(enum.StrEnum):
+    BOX = "box"
+    CAPTAIN = "captain"
+    MEMBER = "member"
+    #: Seated, not in the game in play (a chouette not started yet, or between games).
+    WAITING = "waiting"
+
+
+class Action(enum.StrEnum):
+    """What one player is awaited for (or may do) in the game in play."""
+
+    MOVE = "move"  # the board's roll or move (the captain, or the box)
+    BOX_ANSWER = "box_answer"  # the box takes or drops the team's double
+    VOTE = "vote"  # a member votes on the team's double
+    ANSWER = "answer"  # a member takes or drops the box's double
+    PROPOSE = "propose"  # a member may propose the team's double (team on roll)
+    BOX_DOUBLE = "box_double"  # the box may double (box on roll)
+    SUGGEST = "suggest"  # a team mate may suggest the captain's play
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of the line-up."""
+
+    seat: Seat
+    role: Role
+    #: The place when the game began: 0 the box, 1 its first captain, 2 the next in line...
+    place: int
+    stake: int | None
+    dropped: bool
+    awaited: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A game as a viewer sees it: the cube side, the line-up, and their own options."""
+
+    chouette: Chouette
+    game: ChouetteGame | None
+    board: Game | None
+    side: rules.ChouetteGame[int] | None
+    lines: tuple[Line, ...]
+    #: What the viewer may do now (empty for a spectator).
+    actions: tuple[Action, ...]
+    viewer_role: Role | None
+
+    @property
+    def awaited(self) -> tuple[Line, ...]:
+        """The players whose decision the game waits for."""
+        return tuple(line for line in self.lines if line.awaited)
+
+
+def chouettes_open() -> QuerySet[Chouette]:
+    """Chouettes still taking players, newest first."""
+    return Chouette.objects.filter(status=Chouette.Status.OPEN).select_related("creator")
+
+
+def chouettes_of(user: User) -> QuerySet[Chouette]:
+    """The chouettes ``user`` sits (or sat) in, or is invited to."""
+    return (
+        Chouette.objects.filter(seats__player=user)
+        .select_related("creator")
+        .distinct()
+        .order_by("-created_at")
+    )
+
+
+def current_game(chouette: Chouette) -> ChouetteGame | None:
+    """The game in play, or the last one when the chouette is over."""
+    return chouette.games.select_related("match").order_by("-number").first()
+
+
+def board_of(game: ChouetteGame) -> Game:
+    return Game.objects.select_related("match__white", "match__black").get(match_id=game.match_id)
+
+
+def panel(chouette: Chouette, viewer: object, game: ChouetteGame | None = None) -> Panel:
+    """The chouette as ``viewer`` sees it, at its game in play (or ``game``)."""
+    game = current_game(chouette) if game is None else game
+    seats = list(chouette.seats.select_related("player").order_by("joined_at", "pk"))
+    viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    if game is None:
+        waiting = tuple(
+            Line(s, Role.WAITING, 0, None, False, ())
+            for s in seats
+            if s.status in (Seat.Status.SEATED, Seat.Status.INVITED)
+        )
+        viewer_role = Role.WAITING if any(s.player_id == viewer_id for s in seats) else None
+        return Panel(chouette, None, None, None, waiting, (), viewer_role)
+    board = board_of(game)
+    side = cube_side(game)
+    live = game.settled_at is None and not board.is_finished
+    awaited = _awaited(side, board) if live else {}
+    by_player = {s.player_id: s for s in seats}
+    order = [side.box, *(m.player for m in side.members)]
+    lines: list[Line] = []
+    for place, player in enumerate(order):
+        seat = by_player[player]
+        if player == side.box:
+            role, stake, dropped = Role.BOX, None, False
+        else:
+            member = side.member(player)
+            role = Role.CAPTAIN if player == side.captain else Role.MEMBER
+            stake, dropped = member.stake, member.dropped
+        lines.append(Line(seat, role, place, stake, dropped, awaited.get(player, ())))
+    others = [s for s in seats if s.player_id not in order and s.status == Seat.Status.SEATED]
+    lines += [Line(s, Role.WAITING, 0, None, False, ()) for s in others]
+    viewer_line = next((line for line in lines if line.seat.player_id == viewer_id), None)
+    actions: tuple[Action, ...] = ()
+    if viewer_line is not None and live:
+        actions = _actions(side, board, viewer_id, game)
+    viewer_role = None if viewer_line is None else viewer_line.role
+    return Panel(chouette, game, board, side, tuple(lines), actions, viewer_role)
+
+
+def _awaited(side: rules.ChouetteGame[int], board: Game) -> dict[int, tuple[Action, ...]]:
+    """Whose decision the game waits for: the cube side's, else the board's player on turn."""
+    if side.stage is rules.Stage.TEAM_VOTE:
+        return {p: (Action.VOTE,) for p in side.awaiting}
+    if side.stage is rules.Stage.TEAM_ANSWER:
+        return {p: (Action.ANSWER,) for p in side.awaiting}
+    if side.stage is rules.Stage.BOX_ANSWER:
+        return {side.box: (Action.BOX_ANSWER,)}
+    on_turn = board.match.white_id if board.turn == 0 else board.match.black_id
+    return {on_turn: (Action.MOVE,)}
+
+
+def _actions(
+    side: rules.ChouetteGame[int], board: Game, viewer_id: int | None, game: ChouetteGame
+) -> tuple[Action, ...]:
+    actions = list(_awaited(side, board).get(viewer_id or 0, ()))
+    rolling = board.state == Game.State.ROLLING and not board.held
+    if viewer_id == side.box:
+        if rolling and board.turn == 0 and side.can_box_double():
+            actions.append(Action.BOX_DOUBLE)
+    elif viewer_id in side.active_players:
+        if (
+            rolling
+            and board.turn == 1
+            and side.can_team_double()
+            and not game.decisions.filter(kind=Decision.Kind.PROPOSE, ply=board.ply).exists()
+        ):
+            actions.append(Action.PROPOSE)
+        if board.state == Game.State.MOVING and board.turn == 1 and viewer_id != side.captain:
+            actions.append(Action.SUGGEST)
+    return tuple(actions)
+
+
+def in_team(game: ChouetteGame, user: object) -> bool:
+    """Whether ``user`` is on ``game``'s team (a member, dropped or not; not the box)."""
+    player_id = getattr(user, "pk", None)
+    places = game.places
+    return player_id == places["captain"] or player_id in places["line"]
+
+
+def is_seated(chouette: Chouette, user: object) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        chouette.seats.filter(player_id=getattr(user, "pk", None))
+        .exclude(status=Seat.Status.INVITED)
+        .exists()
+    )
+
+
+#: Who reads every chouette's chat and suggestions: the moderators (as for games' chat).
+READ_PERMISSION = "chouettes.view_message"
+
+
+def may_moderate(user: object) -> bool:
+    return bool(getattr(user, "is_staff", False)) and user.has_perm(READ_PERMISSION)  # type: ignore[attr-defined]
+
+
+def messages_for(chouette: Chouette, user: object) -> QuerySet[Message]:
+    """The messages ``user`` may read: the table's if seated, and the team's of each
+    game they were on the team of; all of them for a moderator; none for anyone else.
+    Hidden messages are listed with ``hidden`` set: whoever shows them shows the mask."""
+    messages = Message.objects.filter(chouette=chouette).select_related("author")
+    if may_moderate(user):
+        return messages
+    if not is_seated(chouette, user):
+        return messages.none()
+    team_games = [g.pk for g in chouette.games.all() if in_team(g, user)]
+    return messages.filter(Q(team=False) | Q(game_id__in=team_games))
+
+
+def suggestions_for(game: ChouetteGame, board: Game, user: object) -> QuerySet[Suggestion]:
+    """The team's suggestions for the roll on the board, for the team and moderators."""
+    suggestions = Suggestion.objects.filter(game=game, ply=board.ply).select_related("author")
+    if may_moderate(user) or in_team(game, user):
+        return suggestions
+    return suggestions.none()
+
+
+def decisions_of(game: ChouetteGame) -> QuerySet[Decision]:
+    """The cube side's record, who decided what, in order."""
+    return game.decisions.select_related("player").order_by("seq")
+
+
+def results_of(game: ChouetteGame) -> QuerySet[Result]:
+    return game.results.select_related("player")
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    chouettes: int
+    games: int
+    points: int
+
+
+def player_record(user: User) -> PlayerRecord:
+    """A player's chouette points and games, over every chouette they sat in."""
+    seats = Seat.objects.filter(player=user).exclude(status=Seat.Status.INVITED)
+    totals = seats.aggregate(points=Sum("points"), games=Sum("games"))
+    return PlayerRecord(
+        chouettes=seats.count(), games=totals["games"] or 0, points=totals["points"] or 0
+    )
