@@ -183,6 +183,7 @@ MYPY_APPS = [
     "accounts",
     "matches",
     "challenges",
+    "chouettes",
     "notifications",
     "stats",
     "bots",

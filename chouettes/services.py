@@ -664,7 +664,7 @@ def game_settle(match: Match, now: datetime) -> ChouetteGame | None:
     game.chouette = chouette
     board = match.games.get()
     state = cube.cube_side(game)
-    settlement = _settlement(state, board)
+    settlement = settlement_of(state, board)
     _write_results(chouette, game, state, settlement, match)
     game.settled_at = now
     game.save(update_fields=["settled_at"])
@@ -693,8 +693,8 @@ def game_void(match: Match, now: datetime) -> ChouetteGame | None:
     return game
 
 
-def _settlement(state: rules.ChouetteGame[int], board: Game) -> rules.GameSettlement[int] | None:
-    """How the board's end settles each member (None: it settles nothing)."""
+def settlement_of(state: rules.ChouetteGame[int], board: Game) -> rules.GameSettlement[int] | None:
+    """How the board's end settles each member (None: a cancelled board settles nothing)."""
     if state.stage is rules.Stage.OVER:
         return rules.settle_game(state)
     termination = Termination(board.termination)

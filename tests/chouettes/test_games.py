@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from backgammon.errors import Conflict
-from chouettes.models import Result
+from chouettes.models import Decision, Result
 from gammon import chouette as rules
 from matches.models import Game
 
@@ -85,3 +85,59 @@ def test_a_box_double_the_captain_drops_and_the_next_taker_captains(
     assert results["cy"] == (Result.Role.CAPTAIN, 2, False)
     assert results["bob"] == (Result.Role.MEMBER, 1, True)
     assert table.places() == ("ann", "di", ("bob", "cy"))
+
+
+def test_a_refused_team_double_gives_the_captain_his_turn_back_and_a_box_drop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = seat_table(monkeypatch, 5)
+    start(table, 1, 3)
+    table.move("bob", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("ann")
+    table.move("ann", "24/13")
+
+    table.act("team_propose_double", "cy")  # any member may propose
+    table.act("team_vote", "bob", agree=True)
+    table.act("team_vote", "di", agree=False)  # one refusal ends the vote
+    board = table.board
+    assert (board.state, board.turn, board.held) == (Game.State.ROLLING, 1, False)
+    assert board.deadline_at is not None
+    assert table.side().stage is rules.Stage.PLAYING
+    with pytest.raises(Conflict) as again:
+        table.act("team_propose_double", "bob")
+    assert again.value.code == "chouette_voted"  # one vote a turn
+
+    table.roll((2, 1), (6, 6))
+    table.roll_board("bob")
+    table.move("bob", "13/11 6/5")
+    table.roll_board("ann")
+    table.move("ann", "13/7(2) 8/2(2)")
+    table.act("team_propose_double", "bob")
+    for name in ("cy", "di", "ed"):
+        table.act("team_vote", name, agree=True)
+    table.roll(5, 2)  # the next game's opening
+    table.act("box_answer", "ann", take=False)
+
+    assert table.points() == {"ann": -4, "bob": 1, "cy": 1, "di": 1, "ed": 1}
+    kinds = list(Decision.objects.filter(game__number=1).values_list("kind", "yes"))
+    assert kinds[-1] == (Decision.Kind.BOX_ANSWER, False)
+    assert table.places() == ("bob", "cy", ("di", "ed", "ann"))  # team won: bob to the box
+
+
+def test_every_member_dropping_ends_the_game_for_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = seat_table(monkeypatch, 3)
+    start(table, 3, 1)
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+    table.act("box_double", "ann")
+    table.act("team_answer", "cy", take=False)
+    table.roll(2, 5)
+    table.act("team_answer", "bob", take=False)
+    assert table.points() == {"ann": 2, "bob": -1, "cy": -1}
+    first = table.chouette.games.get(number=1)
+    assert first.match.games.get().termination == "drop"
+    # the team lost with bob its last captain: the next member captains
+    assert table.places() == ("ann", "cy", ("bob",))
