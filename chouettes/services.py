@@ -48,7 +48,6 @@ from .models import Chouette, ChouetteGame, Decision, Message, Result, Seat, Sug
 from .signals import (
     chouette_finished,
     chouette_game_settled,
-    chouette_game_started,
     chouette_invited,
     decision_awaited,
 )
@@ -250,7 +249,6 @@ def _start_game(chouette: Chouette, number: int, now: datetime) -> ChouetteGame:
         places=dict(chouette.places),
         opening_ties=board.automatic_doubles,
     )
-    chouette_game_started.send(sender=ChouetteGame, game=game, now=now)
     record.announce_turn(board, now)
     return game
 

@@ -9,9 +9,6 @@ from django.dispatch import Signal
 #: Players were invited to a chouette. kwargs: ``chouette``, ``players`` (Users), ``now``.
 chouette_invited = Signal()
 
-#: A chouette started (or a new game of it did). kwargs: ``game`` (ChouetteGame), ``now``.
-chouette_game_started = Signal()
-
 #: Decisions off the board are awaited: a team vote (``kind="vote"``) or each member's
 #: answer to the box's double (``kind="answer"``). kwargs: ``game`` (ChouetteGame),
 #: ``kind``, ``players`` (the Users who must decide), ``now``. The moves, and the box's

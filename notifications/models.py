@@ -35,6 +35,11 @@ class Notification(models.Model):
         TIME_OUT = "time_out", _("Time-out")
         MODERATION = "moderation", _("Message from the moderators")
         MESSAGE_RECEIVED = "message_received", _("New message")
+        CHOUETTE_INVITED = "chouette_invited", _("Chouette invitation")
+        CHOUETTE_VOTE = "chouette_vote", _("Team double: your vote")
+        CHOUETTE_ANSWER = "chouette_answer", _("The box doubles: your answer")
+        CHOUETTE_SETTLED = "chouette_settled", _("Chouette game over")
+        CHOUETTE_OVER = "chouette_over", _("Chouette over")
 
     class Delivery(models.TextChoices):
         EMAIL = "email", _("E-mail")

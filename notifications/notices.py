@@ -13,6 +13,7 @@ from datetime import datetime
 
 from accounts.models import User
 from challenges.models import Challenge
+from chouettes.models import Chouette, ChouetteGame, Seat
 from gammon import Color, Termination
 from matches.models import Game, GameMessage, Match
 
@@ -32,7 +33,11 @@ def notice_turn(game: Game, now: datetime) -> Notification:
         kind=Kind.DOUBLE_OFFERED if doubled else Kind.YOUR_TURN,
         now=now,
         game=game,
-        payload={"opponent": match.player(color.other).public_name, "cube": game.cube_value * 2},
+        payload={
+            "opponent": match.player(color.other).public_name,
+            "cube": game.cube_value * 2,
+            **({"chouette": True} if match.chouette else {}),
+        },
     )
 
 
@@ -149,4 +154,84 @@ def notice_challenge_declined(challenge: Challenge, now: datetime) -> Notificati
         now=now,
         challenge=challenge,
         payload={"opponent": challenge.opponent.public_name},
+    )
+
+
+# Chouettes --------------------------------------------------------------------------
+# A row about a whole chouette names it in its payload (``chouette``: its id), which is
+# where its link goes; a row about a decision on the board points at the board's game.
+
+
+def notices_chouette_invited(
+    chouette: Chouette, players: Sequence[User], now: datetime
+) -> list[Notification]:
+    creator = chouette.creator.public_name
+    return notify_many(
+        (
+            {
+                "recipient": player,
+                "kind": Kind.CHOUETTE_INVITED,
+                "payload": {"chouette": chouette.pk, "opponent": creator},
+            }
+            for player in players
+        ),
+        now=now,
+    )
+
+
+def notices_decision_awaited(
+    game: ChouetteGame, kind: str, players: Sequence[User], now: datetime
+) -> list[Notification]:
+    """Each member whose vote on the team's double, or answer to the box's, is awaited."""
+    board = game.match.games.get()
+    box = game.match.white.public_name
+    row_kind = Kind.CHOUETTE_VOTE if kind == "vote" else Kind.CHOUETTE_ANSWER
+    return notify_many(
+        (
+            {
+                "recipient": player,
+                "kind": row_kind,
+                "game": board,
+                "payload": {
+                    "opponent": box,
+                    "cube": board.cube_value * 2,
+                },
+            }
+            for player in players
+        ),
+        now=now,
+    )
+
+
+def notices_chouette_settled(game: ChouetteGame, now: datetime) -> list[Notification]:
+    """Every player of the game is told what they won or lost in it."""
+    return notify_many(
+        (
+            {
+                "recipient": result.player,
+                "kind": Kind.CHOUETTE_SETTLED,
+                "payload": {
+                    "chouette": game.chouette_id,
+                    "number": game.number,
+                    "points": result.points,
+                },
+            }
+            for result in game.results.select_related("player")
+        ),
+        now=now,
+    )
+
+
+def notices_chouette_over(chouette: Chouette, now: datetime) -> list[Notification]:
+    seats = chouette.seats.exclude(status=Seat.Status.INVITED).select_related("player")
+    return notify_many(
+        (
+            {
+                "recipient": seat.player,
+                "kind": Kind.CHOUETTE_OVER,
+                "payload": {"chouette": chouette.pk, "points": seat.points},
+            }
+            for seat in seats
+        ),
+        now=now,
     )

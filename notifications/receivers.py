@@ -17,6 +17,8 @@ from django.dispatch import Signal
 from accounts.models import User
 from challenges import signals as challenge_signals
 from challenges.models import Challenge
+from chouettes import signals as chouette_signals
+from chouettes.models import Chouette, ChouetteGame
 from gammon import Color
 from matches import signals as match_signals
 from matches.models import Game, GameMessage, Match
@@ -78,6 +80,34 @@ def on_challenge_declined(
     notices.notice_challenge_declined(challenge, now)
 
 
+def on_chouette_invited(
+    sender: type, *, chouette: Chouette, players: list[User], now: datetime, **kwargs: Any
+) -> None:
+    notices.notices_chouette_invited(chouette, players, now)
+
+
+def on_decision_awaited(
+    sender: type,
+    *,
+    game: ChouetteGame,
+    kind: str,
+    players: list[User],
+    now: datetime,
+    **kwargs: Any,
+) -> None:
+    notices.notices_decision_awaited(game, kind, players, now)
+
+
+def on_chouette_game_settled(
+    sender: type, *, game: ChouetteGame, now: datetime, **kwargs: Any
+) -> None:
+    notices.notices_chouette_settled(game, now)
+
+
+def on_chouette_finished(sender: type, *, chouette: Chouette, now: datetime, **kwargs: Any) -> None:
+    notices.notices_chouette_over(chouette, now)
+
+
 def connect() -> None:
     pairs: list[tuple[Signal, Callable[..., None]]] = [
         (match_signals.turn_started, on_turn_started),
@@ -90,6 +120,10 @@ def connect() -> None:
         (challenge_signals.challenge_created, on_challenge_created),
         (challenge_signals.challenge_accepted, on_challenge_accepted),
         (challenge_signals.challenge_declined, on_challenge_declined),
+        (chouette_signals.chouette_invited, on_chouette_invited),
+        (chouette_signals.decision_awaited, on_decision_awaited),
+        (chouette_signals.chouette_game_settled, on_chouette_game_settled),
+        (chouette_signals.chouette_finished, on_chouette_finished),
     ]
     for signal, receiver in pairs:
         signal.connect(receiver, dispatch_uid=f"notifications.{receiver.__name__}")

@@ -27,9 +27,16 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 
 
+#: Rows about a whole chouette: they link to its page (the others to the board's game).
+CHOUETTE_PAGE_KINDS = {Kind.CHOUETTE_INVITED, Kind.CHOUETTE_SETTLED, Kind.CHOUETTE_OVER}
+
+
 def notification_url(row: Notification) -> str:
     """The page a notification points to (a path)."""
     try:
+        chouette = (row.payload or {}).get("chouette")
+        if row.kind in CHOUETTE_PAGE_KINDS and chouette is not None:
+            return reverse("chouette_detail", args=[chouette])
         if row.game_id is not None and row.kind == Kind.MESSAGE_RECEIVED:
             return reverse("game_detail", args=[row.game_id]) + "#messages"
         if row.game_id is not None:
@@ -46,6 +53,10 @@ def notification_text(row: Notification) -> str:
     p = row.payload or {}
     opponent = p.get("opponent", "?")
     kind = row.kind
+    if kind == Kind.YOUR_TURN and p.get("chouette"):
+        return _("It is your turn in your chouette game against %(opponent)s.") % {
+            "opponent": opponent
+        }
     if kind == Kind.YOUR_TURN:
         return _("It is your turn in your game against %(opponent)s.") % {"opponent": opponent}
     if kind == Kind.CHALLENGE_RECEIVED:
@@ -56,6 +67,11 @@ def notification_text(row: Notification) -> str:
         }
     if kind == Kind.CHALLENGE_DECLINED:
         return _("%(opponent)s declined your challenge.") % {"opponent": opponent}
+    if kind == Kind.DOUBLE_OFFERED and p.get("chouette"):
+        return _("The team of %(opponent)s doubles you to %(cube)s: take or drop.") % {
+            "opponent": opponent,
+            "cube": p.get("cube", 2),
+        }
     if kind == Kind.DOUBLE_OFFERED:
         return _("%(opponent)s doubles to %(cube)s: take or drop.") % {
             "opponent": opponent,
@@ -87,6 +103,32 @@ def notification_text(row: Notification) -> str:
         return _("You lost the match against %(opponent)s.") % {"opponent": opponent}
     if kind == Kind.MESSAGE_RECEIVED:
         return _("%(opponent)s sent you a message in your game.") % {"opponent": opponent}
+    if kind == Kind.CHOUETTE_INVITED:
+        return _("%(opponent)s invites you to a chouette.") % {"opponent": opponent}
+    if kind == Kind.CHOUETTE_VOTE:
+        return _(
+            "Your team proposes to double %(opponent)s, in the box, to %(cube)s: agree or refuse."
+        ) % {"opponent": opponent, "cube": p.get("cube", 2)}
+    if kind == Kind.CHOUETTE_ANSWER:
+        return _("%(opponent)s, in the box, doubles you to %(cube)s: take or drop.") % {
+            "opponent": opponent,
+            "cube": p.get("cube", 2),
+        }
+    if kind == Kind.CHOUETTE_SETTLED:
+        values = {"number": p.get("number", "?"), "points": abs(int(p.get("points", 0)))}
+        if int(p.get("points", 0)) > 0:
+            return (
+                _("Game %(number)s of your chouette is over: you won %(points)s points.") % values
+            )
+        if int(p.get("points", 0)) < 0:
+            return (
+                _("Game %(number)s of your chouette is over: you lost %(points)s points.") % values
+            )
+        return _("Game %(number)s of your chouette is over: nothing won or lost.") % values
+    if kind == Kind.CHOUETTE_OVER:
+        return _("Your chouette is over: too few players are left. Your points: %(points)s.") % {
+            "points": p.get("points", 0)
+        }
     if kind == Kind.MODERATION:
         # Written in the recipient's language by moderation.services when it was sent.
         return str(p.get("text") or row.get_kind_display())

@@ -13,6 +13,8 @@ from backgammon.errors import Conflict
 from chouettes.models import Decision, Result
 from gammon import chouette as rules
 from matches.models import Game
+from notifications.models import Notification
+from notifications.texts import notification_text, notification_url
 
 from .helpers import seat_table, start
 
@@ -141,3 +143,45 @@ def test_every_member_dropping_ends_the_game_for_the_box(monkeypatch: pytest.Mon
     assert first.match.games.get().termination == "drop"
     # the team lost with bob its last captain: the next member captains
     assert table.places() == ("ann", "cy", ("bob",))
+
+
+def test_each_player_is_told_of_the_decisions_awaited_from_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = seat_table(monkeypatch, 4, invite=())
+    start(table, 3, 1)
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+    Notification.objects.all().delete()
+
+    table.act("box_double", "ann")
+    told = {(n.recipient.username, n.kind) for n in Notification.objects.all()}
+    assert told == {(name, Notification.Kind.CHOUETTE_ANSWER) for name in ("bob", "cy", "di")}
+    texts = [notification_text(n) for n in Notification.objects.filter(recipient__username="cy")]
+    assert texts == ["Ann, in the box, doubles you to 2: take or drop."]
+    assert notification_url(Notification.objects.get(recipient__username="cy")) == (
+        f"/games/{table.board.pk}/"
+    )
+
+
+def test_a_team_vote_is_announced_to_the_others_and_the_box_hears_the_double(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = seat_table(monkeypatch, 3)
+    start(table, 1, 3)
+    table.move("bob", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("ann")
+    table.move("ann", "24/13")
+    Notification.objects.all().delete()
+    table.act("team_propose_double", "bob")
+    assert [(n.recipient.username, n.kind) for n in Notification.objects.all()] == [
+        ("cy", Notification.Kind.CHOUETTE_VOTE)
+    ]
+    Notification.objects.all().delete()
+    table.act("team_vote", "cy", agree=True)
+    row = Notification.objects.get()
+    assert (row.recipient.username, row.kind) == ("ann", Notification.Kind.DOUBLE_OFFERED)
+    assert notification_text(row) == "The team of Bob doubles you to 2: take or drop."
