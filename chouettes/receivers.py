@@ -1,7 +1,8 @@
 """Receivers for ``matches.signals``; connected in ``ChouettesConfig.ready()``.
 
 Thin: a chouette's board ending settles its game and starts the next one, inside
-the transaction that ended the board, so the settlement commits with it.
+the transaction that ended the board, so the settlement commits with it; a player's
+vacations move their deadlines off the board as they move the board's.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from accounts.models import User
 from matches.models import Match
-from matches.signals import match_cancelled, match_finished
+from matches.signals import match_cancelled, match_finished, vacations_changed
+from matches.timecontrol import Interval
 
 from . import services
 
@@ -25,6 +28,13 @@ def on_match_cancelled(sender: type, *, match: Match, now: datetime, **kwargs: A
         services.game_void(match, now)
 
 
+def on_vacations_changed(
+    sender: type, *, user: User, before: list[Interval], now: datetime, **kwargs: Any
+) -> None:
+    services.deadlines_reschedule(user, before, now)
+
+
 def connect() -> None:
     match_finished.connect(on_match_finished, dispatch_uid="chouettes.match_finished")
     match_cancelled.connect(on_match_cancelled, dispatch_uid="chouettes.match_cancelled")
+    vacations_changed.connect(on_vacations_changed, dispatch_uid="chouettes.vacations_changed")

@@ -39,7 +39,7 @@ from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 from gammon import Color, RulesError, Termination, parse_play
 from gammon import chouette as rules
-from matches import record, timecontrol, turns
+from matches import clock, record, timecontrol, turns
 from matches.errors import from_rules_error
 from matches.models import Game, Match
 
@@ -545,6 +545,16 @@ def _expire(chouette_id: int, now: datetime) -> bool:
             break
     Seat.objects.filter(pk__in=[s.pk for s in late], deadline_at__lte=now).update(deadline_at=None)
     return moved
+
+
+def deadlines_reschedule(user: User, before: list[timecontrol.Interval], now: datetime) -> None:
+    """``user``'s vacations changed: their votes and answers awaited keep the time left."""
+    after = timecontrol.away_intervals(user.pk, now)
+    seats = Seat.objects.filter(player=user, deadline_at__gt=now).select_for_update()
+    for seat in seats:
+        assert seat.deadline_at is not None  # deadline_at__gt above
+        seat.deadline_at = clock.moved_deadline(seat.deadline_at, now, before, after)
+        seat.save(update_fields=["deadline_at"])
 
 
 def _spend_bank(seat: Seat) -> None:

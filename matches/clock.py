@@ -29,6 +29,7 @@ from backgammon.errors import InvalidAction
 from . import timecontrol
 from .endings import game_time_out_locked, games_time_out_batch
 from .models import Game, Match, Vacation
+from .signals import vacations_changed
 
 log = logging.getLogger(__name__)
 
@@ -139,9 +140,21 @@ def reschedule(user: User, now: datetime, before: list[timecontrol.Interval]) ->
     )
     for game in games:
         assert game.deadline_at is not None  # deadline_at__gt above
-        left = timecontrol.running_time(now, game.deadline_at, before)
-        game.deadline_at = timecontrol.extend(now, left, after)
+        game.deadline_at = moved_deadline(game.deadline_at, now, before, after)
         game.save(update_fields=["deadline_at"])
+    vacations_changed.send(sender=Vacation, user=user, before=before, now=now)
+
+
+def moved_deadline(
+    deadline_at: datetime,
+    now: datetime,
+    before: list[timecontrol.Interval],
+    after: list[timecontrol.Interval],
+) -> datetime:
+    """A deadline after the player's away intervals changed from ``before`` to ``after``:
+    the clock time they had left is kept."""
+    left = timecontrol.running_time(now, deadline_at, before)
+    return timecontrol.extend(now, left, after)
 
 
 def _vacation_check(

@@ -54,3 +54,9 @@ messages_shown = Signal()
 #: Sent (outside any game change) when one of its players has just been shown a game's
 #: page: the board, the record and the chat. kwargs: ``game``, ``user``, ``now``.
 game_shown = Signal()
+
+#: Sent when a player's vacations changed (taken, cancelled, or edited by an admin), after
+#: the deadlines of their games were moved: a deadline kept elsewhere (a chouette member's
+#: vote or answer) moves the same way. kwargs: ``user``, ``before`` (their away intervals
+#: before the change, as ``matches.timecontrol.away_intervals`` gives them), ``now``.
+vacations_changed = Signal()
