@@ -3,7 +3,7 @@
 Modules, each importing only those below it: ``errors``; ``position``;
 ``moves`` (generation) and ``dice``; ``play`` (``Play``, notation,
 ``legal_plays``); ``match`` and ``gnubg_ids``; ``chouette`` (on ``match``
-and ``dice``), ``mat`` and ``jsonio``.
+and ``dice``), ``tournament`` (pairings, on ``errors`` only), ``mat`` and ``jsonio``.
 
 >>> from gammon import Play, Position, Roll, legal_plays
 >>> start = Position.start()
@@ -19,6 +19,7 @@ from .errors import (
     AmbiguousPlayError,
     BearOffHigherError,
     BlockedPointError,
+    BracketError,
     CannotDoubleError,
     ChouetteAnsweredError,
     ChouetteDroppedError,
@@ -46,11 +47,15 @@ from .errors import (
     MustPassError,
     MustPlayLargerDieError,
     MustUseBothDiceError,
+    NoPairingError,
     NoSuchCheckerError,
     NotAllHomeError,
     NotChouetteMemberError,
     NotCubeOwnerError,
     RulesError,
+    TournamentError,
+    TournamentPlayersError,
+    TournamentResultError,
     WrongDiceError,
 )
 from .gnubg_ids import (
@@ -78,6 +83,7 @@ __all__ = [
     "BearOffHigherError",
     "BlockedPointError",
     "BoardView",
+    "BracketError",
     "CHECKERS",
     "CannotDoubleError",
     "ChouetteAnsweredError",
@@ -114,6 +120,7 @@ __all__ = [
     "MustPassError",
     "MustPlayLargerDieError",
     "MustUseBothDiceError",
+    "NoPairingError",
     "NoSuchCheckerError",
     "NotAllHomeError",
     "NotChouetteMemberError",
@@ -129,6 +136,9 @@ __all__ = [
     "SeededDice",
     "SystemDice",
     "Termination",
+    "TournamentError",
+    "TournamentPlayersError",
+    "TournamentResultError",
     "Variant",
     "WrongDiceError",
     "classify_win",

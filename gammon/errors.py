@@ -50,6 +50,11 @@ __all__ = [
     "ChouetteStageError",
     "ChouetteAnsweredError",
     "ChouetteGameOverError",
+    "TournamentError",
+    "TournamentPlayersError",
+    "TournamentResultError",
+    "BracketError",
+    "NoPairingError",
 ]
 
 
@@ -269,3 +274,36 @@ class ChouetteGameOverError(ChouetteStageError):
     """The game is over (the box dropped, or every member dropped)."""
 
     code = "chouette_game_over"
+
+
+# Tournaments ---------------------------------------------------------------
+
+
+class TournamentError(RulesError):
+    """A tournament's pairing rules refused the data; the subclass (and ``code``) says why."""
+
+    code = "tournament"
+
+
+class TournamentPlayersError(TournamentError):
+    """Too few players, a player listed twice, or groups that would hold fewer than two."""
+
+    code = "tournament_players"
+
+
+class TournamentResultError(TournamentError):
+    """A result or a round that cannot be: an unknown player, one pair twice in a group."""
+
+    code = "tournament_result"
+
+
+class BracketError(TournamentError):
+    """A knock-out winner who was not in that match, or a match not (yet) in the bracket."""
+
+    code = "bracket"
+
+
+class NoPairingError(TournamentError):
+    """No Swiss pairing pairs everyone (but the bye) without repeating a pairing."""
+
+    code = "no_pairing"
