@@ -381,6 +381,15 @@ body): `code` is stable, `detail` is in the user's language. A body must be JSON
         "Color": ["white", "black"],
         "ChallengeStatus": "challenges.models.Challenge.Status",
         "MatchStatus": "matches.models.Match.Status",
+        "ChouetteAction": [
+            "move",
+            "box_answer",
+            "vote",
+            "answer",
+            "propose",
+            "box_double",
+            "suggest",
+        ],
     },
 }
 

@@ -134,7 +134,7 @@ class Seat(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["chouette", "joined_at", "pk"]
+        ordering = ["chouette", models.F("joined_at").asc(nulls_last=True), "pk"]
         constraints = [
             models.UniqueConstraint(fields=["chouette", "player"], name="seat_unique_player")
         ]

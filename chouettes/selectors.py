@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import F, Q, QuerySet, Sum
 
 from gammon import chouette as rules
 from matches.models import Game
@@ -103,7 +103,9 @@ def board_of(game: ChouetteGame) -> Game:
 def panel(chouette: Chouette, viewer: object, game: ChouetteGame | None = None) -> Panel:
     """The chouette as ``viewer`` sees it, at its game in play (or ``game``)."""
     game = current_game(chouette) if game is None else game
-    seats = list(chouette.seats.select_related("player").order_by("joined_at", "pk"))
+    seats = list(
+        chouette.seats.select_related("player").order_by(F("joined_at").asc(nulls_last=True), "pk")
+    )
     viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
     if game is None:
         waiting = tuple(
