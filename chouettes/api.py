@@ -27,6 +27,7 @@ from accounts.requests import signed_in_user
 from backgammon.api.views import APIView
 from backgammon.errors import Forbidden, InvalidAction, NotFound
 from matches.api import ERROR, ERRORS_READ, ERRORS_WRITE, OBJECT_ID
+from matches.models import Game
 from matches.serializers import ActionSerializer
 
 from . import selectors, services
@@ -63,16 +64,18 @@ def chouette_data(chouette: Chouette, user: object) -> dict[str, Any]:
     """The chouette as ``user`` sees it: what ``GET /api/chouettes/{id}/`` answers."""
     panel = selectors.panel(chouette, user)
     names = dict(chouette.seats.values_list("player_id", "player__username"))
-    games = []
-    for game in chouette.games.select_related("match").prefetch_related("results__player"):
-        games.append(
-            {
-                "number": game.number,
-                "board": selectors.board_of(game).pk,
-                "settled": game.settled_at is not None,
-                "results": list(game.results.all()),
-            }
-        )
+    boards = dict(
+        Game.objects.filter(match__chouette_game__chouette=chouette).values_list("match_id", "pk")
+    )
+    games = [
+        {
+            "number": game.number,
+            "board": boards[game.match_id],
+            "settled": game.settled_at is not None,
+            "results": list(game.results.all()),
+        }
+        for game in chouette.games.prefetch_related("results__player")
+    ]
     current = None
     if panel.game is not None and panel.board is not None and panel.side is not None:
         current = {

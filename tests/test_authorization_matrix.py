@@ -52,6 +52,9 @@ from django.utils import timezone
 from accounts.models import User
 from challenges import services as challenge_services
 from challenges.models import Challenge
+from chouettes import services as chouettes
+from chouettes.models import Chouette, Decision, Seat, Suggestion
+from chouettes.models import Message as ChouetteMessage
 from gammon import legal_plays
 from gnubg_bridge import process
 from matches import chat, clock, endings, turns
@@ -62,6 +65,7 @@ from notifications.models import Notification
 from notifications.outbox import notify
 from notifications.unsubscribe import unsubscribe_token
 from tests.factories import UserFactory
+from tests.matches.api_helpers import scripted_dice
 from tests.stats.helpers import match_start
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +135,8 @@ class World:
     #: Set by the scene (see ``SCENES``): who ``player`` and ``opponent`` are.
     player: User = field(init=False)
     opponent: User = field(init=False)
+    #: A chouette's scenes seat bob, dora and alice (in that order) in this one.
+    chouette: Chouette | None = field(default=None, init=False)
 
     def user(self, role: str) -> User | None:
         return {
@@ -206,7 +212,123 @@ def _finished(world: World) -> None:
     world.refresh()
 
 
+def _chouette_open(world: World) -> None:
+    """bob's chouette, invite-only, with ``player`` (alice) invited; bob is ``opponent``."""
+    world.chouette = chouettes.chouette_create(
+        creator=world.bob, invite=[world.alice], open_to_all=False, now=timezone.now()
+    )
+    world.player, world.opponent = world.alice, world.bob
+
+
+def _chouette_ready(world: World) -> None:
+    """bob's chouette with dora and alice seated: ``player`` (bob) may start it."""
+    now = timezone.now()
+    world.chouette = chouettes.chouette_create(creator=world.bob, places_from_dice=False, now=now)
+    for user in (UserFactory(username="dora"), world.alice):
+        chouettes.chouette_join(chouette_id=world.chouette.pk, user=user, now=now)
+    world.player, world.opponent = world.bob, world.alice
+
+
+def _chouette_board(world: World, opening: list[int], opener: str) -> Game:
+    """The chouette started (bob in the box, dora captain, alice in line) and the opening
+    roll played by ``opener``'s side; the board is returned."""
+    _chouette_ready(world)
+    assert world.chouette is not None
+    now = timezone.now()
+    with scripted_dice(opening):
+        game = chouettes.chouette_start(chouette_id=world.chouette.pk, user=world.bob, now=now)
+    board = game.match.games.get()
+    mover = world.bob if opener == "box" else game.match.black
+    turns.game_play_move(
+        game_id=board.pk, player=mover, play_text="8/5 6/5", expected_ply=board.ply, now=now
+    )
+    board.refresh_from_db()
+    return board
+
+
+def _chouette_team_on_roll(world: World) -> None:
+    """The team (captain dora) may double; ``player`` (alice) is a member, ``opponent`` the box."""
+    _chouette_board(world, [3, 1], "box")
+    world.player, world.opponent = world.alice, world.bob
+
+
+def _chouette_vote(world: World) -> None:
+    """dora proposed the team's double: ``player`` (alice) votes; ``opponent`` is the box."""
+    board = _chouette_board(world, [3, 1], "box")
+    assert world.chouette is not None
+    chouettes.team_propose_double(
+        chouette_id=world.chouette.pk,
+        user=board.match.black,
+        expected_ply=board.ply,
+        now=timezone.now(),
+    )
+    world.player, world.opponent = world.alice, world.bob
+
+
+def _chouette_team_doubled(world: World) -> None:
+    """The team doubled: ``player`` (bob, the box) takes or drops; ``opponent`` is alice."""
+    _chouette_vote(world)
+    assert world.chouette is not None
+    ply = Game.objects.get(match__chouette_game__chouette=world.chouette).ply
+    chouettes.team_vote(
+        chouette_id=world.chouette.pk,
+        user=world.alice,
+        agree=True,
+        expected_ply=ply,
+        now=timezone.now(),
+    )
+    world.player, world.opponent = world.bob, world.alice
+
+
+def _chouette_box_on_roll(world: World) -> None:
+    """The box may double: ``player`` (bob) is the box, ``opponent`` (alice) a member."""
+    _chouette_board(world, [1, 3], "team")
+    world.player, world.opponent = world.bob, world.alice
+
+
+def _chouette_box_doubled(world: World) -> None:
+    """The box doubled: ``player`` (alice) answers; ``opponent`` is the box."""
+    board = _chouette_board(world, [1, 3], "team")
+    assert world.chouette is not None
+    chouettes.box_double(
+        chouette_id=world.chouette.pk, user=world.bob, expected_ply=board.ply, now=timezone.now()
+    )
+    world.player, world.opponent = world.alice, world.bob
+
+
+def _chouette_team_moving(world: World) -> None:
+    """The captain (dora) has rolled: ``player`` (alice) may suggest a play; ``opponent``
+    is the box."""
+    board = _chouette_board(world, [3, 1], "box")
+    turns.game_roll(
+        game_id=board.pk, player=board.match.black, expected_ply=board.ply, now=timezone.now()
+    )
+    world.player, world.opponent = world.alice, world.bob
+
+
+def chouette_board_play(w: World) -> dict[str, object]:
+    board = Game.objects.get(match__chouette_game__chouette=w.chouette)
+    assert board.dice is not None
+    return {"ply": board.ply, "play": str(legal_plays(board.position(), board.dice)[0])}
+
+
+def chouette_ply(**more: object) -> Callable[[World], dict[str, object]]:
+    """The body of a chouette decision: the board's ply, and ``more``."""
+    return lambda w: {
+        "ply": Game.objects.get(match__chouette_game__chouette=w.chouette).ply,
+        **more,
+    }
+
+
 SCENES: dict[str, Callable[[World], None]] = {
+    "chouette_open": _chouette_open,
+    "chouette_ready": _chouette_ready,
+    "chouette_team_on_roll": _chouette_team_on_roll,
+    "chouette_vote": _chouette_vote,
+    "chouette_team_doubled": _chouette_team_doubled,
+    "chouette_box_on_roll": _chouette_box_on_roll,
+    "chouette_box_doubled": _chouette_box_doubled,
+    "chouette_team_moving": _chouette_team_moving,
     "finished": _finished,
     "on_turn": _on_turn,
     "rolling": _rolling,
@@ -270,6 +392,11 @@ def fingerprint(world: World) -> tuple[object, ...]:
         list(Vacation.objects.values_list("pk", "ends_at").order_by("pk")),
         list(Notification.objects.filter(read_at=None).values_list("pk").order_by("pk")),
         list(User.objects.values_list("pk", "notify").order_by("pk")),
+        list(Seat.objects.values_list("pk", "status", "leaving").order_by("pk")),
+        list(Chouette.objects.values_list("pk", "status").order_by("pk")),
+        Decision.objects.count(),
+        ChouetteMessage.objects.count(),
+        Suggestion.objects.count(),
     )
 
 
@@ -333,6 +460,11 @@ def the_message(w: World) -> dict[str, object]:
 
 def the_game(w: World) -> dict[str, object]:
     return {"game": w.game.pk}
+
+
+def chouette_pk(w: World) -> dict[str, object]:
+    assert w.chouette is not None
+    return {"pk": w.chouette.pk}
 
 
 def report(category: str) -> Callable[[World], dict[str, object]]:
@@ -432,6 +564,41 @@ CHECKS: list[Check] = [
           game_pk, scene="draw_offered", body=ply),
     Check("api/games/<object_id:pk>/decline-draw", "POST", (401, 403, 400, 200, S, 403),
           game_pk, scene="draw_offered", body=ply),
+    # ---- chouettes: the line-up is public; the chat is for the seated players (the team's
+    # part for the team only); each decision for whoever it is awaited from.
+    Check("api/chouettes/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200), chouette_pk,
+          scene="chouette_team_on_roll"),
+    Check("api/chouettes/<object_id:pk>/messages", "GET", (401, 403, 200, 200, S, 403),
+          chouette_pk, scene="chouette_team_on_roll"),
+    Check("api/chouettes/<object_id:pk>/messages", "POST", (401, 403, 201, 201, S, 403),
+          chouette_pk, scene="chouette_team_on_roll", body=lambda w: {"text": "Hello"}),
+    *[
+        Check(f"api/chouettes/<object_id:pk>/{action}", "GET", (401, 405, 405, 405, S, 405),
+              chouette_pk, scene="chouette_open")
+        for action in ("join", "invite", "start", "leave", "propose", "vote", "box-answer",
+                       "box-double", "answer", "suggest")
+    ],
+    Check("api/chouettes/<object_id:pk>/join", "POST", (401, 403, 409, 200, S, 403),
+          chouette_pk, scene="chouette_open"),
+    Check("api/chouettes/<object_id:pk>/invite", "POST", (401, 403, 403, 200, S, 403),
+          chouette_pk, scene="chouette_ready",
+          body=lambda w: {"players": [w.spectator.username]}),
+    Check("api/chouettes/<object_id:pk>/start", "POST", (401, 403, 403, 200, S, 403),
+          chouette_pk, scene="chouette_ready"),
+    Check("api/chouettes/<object_id:pk>/leave", "POST", (401, 403, 200, 200, S, 403),
+          chouette_pk, scene="chouette_team_on_roll"),
+    Check("api/chouettes/<object_id:pk>/propose", "POST", (401, 403, 400, 200, S, 403),
+          chouette_pk, scene="chouette_team_on_roll", body=chouette_ply()),
+    Check("api/chouettes/<object_id:pk>/vote", "POST", (401, 403, 400, 200, S, 403),
+          chouette_pk, scene="chouette_vote", body=chouette_ply(agree=True)),
+    Check("api/chouettes/<object_id:pk>/box-answer", "POST", (401, 403, 400, 200, S, 403),
+          chouette_pk, scene="chouette_team_doubled", body=chouette_ply(take=True)),
+    Check("api/chouettes/<object_id:pk>/box-double", "POST", (401, 403, 400, 200, S, 403),
+          chouette_pk, scene="chouette_box_on_roll", body=chouette_ply()),
+    Check("api/chouettes/<object_id:pk>/answer", "POST", (401, 403, 400, 200, S, 403),
+          chouette_pk, scene="chouette_box_doubled", body=chouette_ply(take=False)),
+    Check("api/chouettes/<object_id:pk>/suggest", "POST", (401, 403, 403, 200, S, 403),
+          chouette_pk, scene="chouette_team_moving", body=chouette_board_play),
     # ---- challenges: ``player`` challenged ``opponent``.
     Check("challenges/<int:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),
