@@ -75,6 +75,16 @@ class Panel:
         """The players whose decision the game waits for."""
         return tuple(line for line in self.lines if line.awaited)
 
+    def actions_for(self, player_id: int) -> tuple[Action, ...]:
+        """What ``player_id`` may do now in the game in play (what ``actions`` holds for
+        the viewer), read off this panel with no other query but the one-vote-a-turn check."""
+        game, board, side = self.game, self.board, self.side
+        if game is None or board is None or side is None:
+            return ()
+        if game.settled_at is not None or board.is_finished:
+            return ()
+        return _actions(side, board, player_id, game)
+
 
 def chouettes_open() -> QuerySet[Chouette]:
     """Chouettes still taking players, newest first."""

@@ -69,9 +69,9 @@ def test_a_chouette_game_played_through_the_api() -> None:
         assert proposed["game"]["stage"] == "team_vote"
         assert cy.get(f"chouettes/{cid}/")["your_actions"] == ["vote"]
         voted = cy.post(f"chouettes/{cid}/vote", {"ply": 4, "agree": True})
-        assert {line["player"]["username"]: line["awaited"] for line in voted["lineup"]}[
-            "ann"
-        ] == ["box_answer"]
+        assert {line["player"]["username"]: line["awaited"] for line in voted["lineup"]}["ann"] == [
+            "box_answer"
+        ]
         taken = ann.post(f"chouettes/{cid}/box-answer", {"ply": 5, "take": True})
     assert {line["player"]["username"]: line["stake"] for line in taken["lineup"]} == {
         "ann": None,
