@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("matches.vacation_urls")),  # /vacations/ (issue 4)
     # The .mat download: matches/<id>/export.mat and api/matches/<id>/export.mat.
     path("", include("matches.export_urls")),
+    path("", include("chouettes.export_urls")),  # chouettes/<id>/games/<n>/export.mat
     path("", include("analysis.urls")),  # matches/<id>/analysis/… (issue 15)
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
     path("", include("challenges.urls")),

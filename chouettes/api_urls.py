@@ -5,6 +5,7 @@ from django.urls import path
 import backgammon.api.converters  # noqa: F401 - registers the object_id converter
 
 from . import api
+from .export_views import ChouetteGameExportView
 
 ACTIONS = {
     "join": api.ChouetteJoinView,
@@ -30,5 +31,10 @@ urlpatterns = [
     *(
         path(f"chouettes/<object_id:pk>/{name}", view.as_view(), name=f"api_chouette_{name}")
         for name, view in ACTIONS.items()
+    ),
+    path(
+        "chouettes/<object_id:pk>/games/<int:number>/export.mat",
+        ChouetteGameExportView.as_view(),
+        name="api_chouette_game_export_mat",
     ),
 ]

@@ -206,8 +206,11 @@ class MatMatch:
     """Everything a ``.mat`` file says about a match.
 
     ``players`` are (White, Black), gnubg's player 0 and 1. ``length`` 0 is a
-    money session. ``site`` and ``event_date`` become header lines when set;
-    ``crawford`` and ``cube_limit`` only appear in the XG-style header.
+    money session. ``site``, ``event`` and ``event_date`` become header lines
+    when set; ``crawford`` and ``cube_limit`` only appear in the XG-style header.
+    ``comments`` are free lines of the header (``; text``), which gnubg's import
+    keeps, silently, as the match's comment and its exporter writes back in
+    the same place.
     """
 
     players: tuple[str, str]
@@ -219,6 +222,8 @@ class MatMatch:
     crawford: bool = True
     cube_limit: int | None = None
     finished: bool = False
+    event: str | None = None
+    comments: tuple[str, ...] = ()
 
 
 def _clean(text: str) -> str:
@@ -349,6 +354,8 @@ def _header(match: MatMatch, xg: bool) -> list[str]:
     lines: list[str] = []
     if match.site:
         lines.append(f'; [Site "{_clean(match.site)}"]')
+    if match.event:
+        lines.append(f'; [Event "{_clean(match.event)}"]')
     if xg:
         lines.append(f'; [Player 1 "{_clean(match.players[0])}"]')
         lines.append(f'; [Player 2 "{_clean(match.players[1])}"]')
@@ -360,7 +367,17 @@ def _header(match: MatMatch, xg: bool) -> list[str]:
         lines.append('; [Crawford "On"]')
     if xg and match.cube_limit is not None:
         lines.append(f'; [CubeLimit "{match.cube_limit}"]')
+    if match.comments:
+        # Where gnubg's exporter puts the match comment: after a blank line.
+        lines.append("")
+        lines.extend(f"; {_comment(text)}" for text in match.comments)
     return lines
+
+
+def _comment(text: str) -> str:
+    """A comment on one line; one starting with ``[`` could read to gnubg as a tag."""
+    line = " ".join(text.split()) or "-"
+    return f"- {line}" if line.startswith("[") else line
 
 
 def write_mat(match: MatMatch, *, xg_header: bool = False) -> str:

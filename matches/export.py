@@ -8,6 +8,7 @@ by :mod:`gammon.mat`, which knows nothing of Django.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -144,8 +145,14 @@ def replay_match(match: Match) -> list[ReplayedGame]:
     return games
 
 
-def match_record(match: Match) -> MatMatch:
-    """Everything the ``.mat`` file says about ``match``."""
+def match_record(
+    match: Match, *, event: str | None = None, comments: Sequence[str] = ()
+) -> MatMatch:
+    """Everything the ``.mat`` file says about ``match``.
+
+    ``event`` and ``comments`` are for an app above this one to describe the match
+    in the header (a chouette's board: which chouette, each member's stake), as
+    this app knows nothing of it."""
     site = urlsplit(settings.SITE_URL).hostname
     return MatMatch(
         players=(match.white.username, match.black.username),
@@ -157,12 +164,21 @@ def match_record(match: Match) -> MatMatch:
         crawford=not match.is_money,
         cube_limit=match.cube_limit,
         finished=bool(match.length) and match.result in (Match.Result.WHITE, Match.Result.BLACK),
+        event=event,
+        comments=tuple(comments),
     )
 
 
-def export_mat(match: Match, *, xg_header: bool = True) -> str:
-    """The ``.mat`` text of ``match``, finished or still being played."""
-    return write_mat(match_record(match), xg_header=xg_header)
+def export_mat(
+    match: Match,
+    *,
+    xg_header: bool = True,
+    event: str | None = None,
+    comments: Sequence[str] = (),
+) -> str:
+    """The ``.mat`` text of ``match``, finished or still being played (``event`` and
+    ``comments`` as :func:`match_record` takes them)."""
+    return write_mat(match_record(match, event=event, comments=comments), xg_header=xg_header)
 
 
 def mat_filename(match: Match) -> str:

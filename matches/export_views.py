@@ -8,6 +8,8 @@ style header lines, giving the file exactly as gnubg's own exporter writes it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
@@ -22,10 +24,20 @@ def exportable_match(match_id: int) -> Match:
     return get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
 
 
-def mat_response(match: Match, *, xg_header: bool) -> HttpResponse:
-    """The file as a text/plain attachment named after the match and its players."""
-    response = HttpResponse(export_mat(match, xg_header=xg_header), content_type=MAT_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{mat_filename(match)}"'
+def mat_response(
+    match: Match,
+    *,
+    xg_header: bool,
+    event: str | None = None,
+    comments: Sequence[str] = (),
+    filename: str | None = None,
+) -> HttpResponse:
+    """The file as a text/plain attachment named after the match and its players (or
+    ``filename``); ``event`` and ``comments`` go into its header (``export_mat``)."""
+    text = export_mat(match, xg_header=xg_header, event=event, comments=comments)
+    response = HttpResponse(text, content_type=MAT_CONTENT_TYPE)
+    name = filename or mat_filename(match)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
