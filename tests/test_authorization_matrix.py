@@ -531,6 +531,12 @@ CHECKS: list[Check] = [
           lambda w: {"pk": w.match.pk}, scene="finished", label=" finished"),
     Check("api/matches/<object_id:pk>/export.mat", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
+    # A chouette game's .mat is public, as a match's (tests/chouettes/test_export.py
+    # downloads a real one); the world has no chouette: a missing game is a 404 for all.
+    Check("chouettes/<int:chouette_id>/games/<int:number>/export.mat", "GET",
+          (404, 404, 404, 404, S, 404), lambda w: {"chouette_id": 0, "number": 1}),
+    Check("api/chouettes/<object_id:pk>/games/<int:number>/export.mat", "GET",
+          (404, 404, 404, 404, S, 404), lambda w: {"pk": 0, "number": 1}),
     Check("api/matches/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
     Check("api/games/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200), game_pk),
