@@ -531,12 +531,14 @@ CHECKS: list[Check] = [
           lambda w: {"pk": w.match.pk}, scene="finished", label=" finished"),
     Check("api/matches/<object_id:pk>/export.mat", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
-    # A chouette game's .mat is public, as a match's (tests/chouettes/test_export.py
-    # downloads a real one); the world has no chouette: a missing game is a 404 for all.
+    # A chouette game's .mat is public, as a match's.
     Check("chouettes/<int:chouette_id>/games/<int:number>/export.mat", "GET",
-          (404, 404, 404, 404, S, 404), lambda w: {"chouette_id": 0, "number": 1}),
+          (200, 200, 200, 200, S, 200),
+          lambda w: {"chouette_id": chouette_pk(w)["pk"], "number": 1},
+          scene="chouette_team_on_roll"),
     Check("api/chouettes/<object_id:pk>/games/<int:number>/export.mat", "GET",
-          (404, 404, 404, 404, S, 404), lambda w: {"pk": 0, "number": 1}),
+          (200, 200, 200, 200, S, 200), lambda w: {**chouette_pk(w), "number": 1},
+          scene="chouette_team_on_roll"),
     Check("api/matches/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
     Check("api/games/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200), game_pk),
