@@ -188,6 +188,7 @@ MYPY_APPS = [
     "stats",
     "bots",
     "analysis",
+    "tournaments",
     "moderation",
 ]
 

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "stats",
     "bots",
     "analysis",
+    "tournaments",
     # After the apps it moderates: its admin.py replaces their User, Match and GameMessage
     # admins with subclasses that add the moderators' actions.
     "moderation",
@@ -234,6 +235,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Time control (matches/clock.py), old challenges and the notification outbox (notifications/).
     "expire-overdue-games": {"task": "matches.tasks.clock_expire_overdue", "schedule": 60.0},
     "expire-challenges": {"task": "challenges.tasks.clock_expire_challenges", "schedule": 60.0},
+    # Tournaments: scheduled editions, starts, and any match end left unrecorded.
+    "run-tournaments": {"task": "tournaments.tasks.clock_tournaments", "schedule": 60.0},
     # A chouette member's vote or answer past its deadline (chouettes/).
     "expire-chouette-decisions": {
         "task": "chouettes.tasks.clock_expire_decisions",
@@ -247,6 +250,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # An analysis whose worker died or whose task was lost is queued again (analysis/).
     "sweep-analyses": {"task": "analysis.tasks.analysis_sweep", "schedule": 300.0},
 }
+
+# --- Tournaments -----------------------------------------------------------------
+
+#: Whether players (not only the moderators) may create tournaments.
+TOURNAMENTS_BY_PLAYERS = env_bool("TOURNAMENTS_BY_PLAYERS", False)
 
 # --- GNU Backgammon ---------------------------------------------------------------
 

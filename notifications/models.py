@@ -40,6 +40,13 @@ class Notification(models.Model):
         CHOUETTE_ANSWER = "chouette_answer", _("The box doubles: your answer")
         CHOUETTE_SETTLED = "chouette_settled", _("Chouette game over")
         CHOUETTE_OVER = "chouette_over", _("Chouette over")
+        TOURNEY_REGISTERED = "tourney_registered", _("Tournament registration")
+        TOURNEY_STARTED = "tourney_started", _("Tournament started")
+        TOURNEY_MATCH = "tourney_match", _("New tournament match")
+        TOURNEY_ADVANCED = "tourney_advanced", _("Through to the next round")
+        TOURNEY_OUT = "tourney_out", _("Out of a tournament")
+        TOURNEY_RESULT = "tourney_result", _("Tournament result")
+        TOURNEY_CANCELLED = "tourney_cancelled", _("Tournament cancelled")
 
     class Delivery(models.TextChoices):
         EMAIL = "email", _("E-mail")

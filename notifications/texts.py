@@ -29,6 +29,16 @@ Kind = Notification.Kind
 
 #: Rows about a whole chouette: they link to its page (the others to the board's game).
 CHOUETTE_PAGE_KINDS = {Kind.CHOUETTE_INVITED, Kind.CHOUETTE_SETTLED, Kind.CHOUETTE_OVER}
+#: Rows about a tournament: they link to its page.
+TOURNEY_KINDS = {
+    Kind.TOURNEY_REGISTERED,
+    Kind.TOURNEY_STARTED,
+    Kind.TOURNEY_MATCH,
+    Kind.TOURNEY_ADVANCED,
+    Kind.TOURNEY_OUT,
+    Kind.TOURNEY_RESULT,
+    Kind.TOURNEY_CANCELLED,
+}
 
 
 def notification_url(row: Notification) -> str:
@@ -37,6 +47,9 @@ def notification_url(row: Notification) -> str:
         chouette = (row.payload or {}).get("chouette")
         if row.kind in CHOUETTE_PAGE_KINDS and chouette is not None:
             return reverse("chouette_detail", args=[chouette])
+        tournament = (row.payload or {}).get("tournament")
+        if row.kind in TOURNEY_KINDS and tournament is not None:
+            return reverse("tournament_detail", args=[tournament])
         if row.game_id is not None and row.kind == Kind.MESSAGE_RECEIVED:
             return reverse("game_detail", args=[row.game_id]) + "#messages"
         if row.game_id is not None:
@@ -129,10 +142,29 @@ def notification_text(row: Notification) -> str:
         return _("Your chouette is over: too few players are left. Your points: %(points)s.") % {
             "points": p.get("points", 0)
         }
+    if kind in TOURNEY_KINDS:
+        return _tournament_text(kind, p)
     if kind == Kind.MODERATION:
         # Written in the recipient's language by moderation.services when it was sent.
         return str(p.get("text") or row.get_kind_display())
     return str(row.get_kind_display())
+
+
+def _tournament_text(kind: str, p: dict[str, Any]) -> str:
+    values = {"name": p.get("name", "?"), "round": p.get("round", "?"), "winner": p.get("winner")}
+    if kind == Kind.TOURNEY_REGISTERED:
+        return _("You are registered for the tournament %(name)s.") % values
+    if kind == Kind.TOURNEY_STARTED:
+        return _("The tournament %(name)s has started.") % values
+    if kind == Kind.TOURNEY_MATCH:
+        return _("You have a new match in round %(round)s of %(name)s.") % values
+    if kind == Kind.TOURNEY_ADVANCED:
+        return _("You are through to round %(round)s of %(name)s.") % values
+    if kind == Kind.TOURNEY_OUT:
+        return _("You are out of the tournament %(name)s. Well played.") % values
+    if kind == Kind.TOURNEY_RESULT:
+        return _("The tournament %(name)s is over: %(winner)s won it.") % values
+    return _("The tournament %(name)s was cancelled.") % values
 
 
 def notification_subject(row: Notification) -> str:

@@ -8,6 +8,7 @@ games being played now, not the history.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -225,6 +226,13 @@ def player_page_context(player: User) -> dict[str, object]:
         "record_sections": sections,
         "rating_chart": rating_chart(record.history),
     }
+
+
+def ratings_of(player_ids: Iterable[int]) -> dict[int, float]:
+    """Each player's rating now (the starting rating for one who has played no rated match)."""
+    ids = list(player_ids)
+    found = dict(PlayerStats.objects.filter(player_id__in=ids).values_list("player_id", "rating"))
+    return {player_id: found.get(player_id, INITIAL_RATING) for player_id in ids}
 
 
 def leaderboard() -> QuerySet[PlayerStats]:

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Highest first: an app may import the apps after it, never those before it.
 ORDER = (
     "moderation",
+    "tournaments",
     "stats",
     "bots",
     "analysis",

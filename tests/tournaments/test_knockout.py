@@ -1,0 +1,114 @@
+"""Knock-outs through the services: seeding by rating, byes to the top seeds, each match
+paired as soon as both its players are known, a time-out, a withdrawal, an adjudication,
+and the places."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from gammon import Color
+from matches import clock, moderator_actions
+from matches.bots import bot_act
+from matches.models import Match
+from notifications.models import Notification
+from tournaments import services
+from tournaments.models import Entry, Pairing, Tournament
+
+from .helpers import START, entry, live, play_all, play_out, run
+
+pytestmark = pytest.mark.django_db
+
+
+def names(pairing: Pairing) -> tuple[str, str]:
+    assert pairing.black is not None
+    return (pairing.white.player.username, pairing.black.player.username)
+
+
+def test_an_eight_player_knockout_is_seeded_and_played_to_its_winner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tournament, field = run(monkeypatch, "knockout", 8)
+    assert tournament.status == Tournament.Status.RUNNING
+    first = live(tournament)
+    assert sorted(tuple(sorted(names(p))) for p in first) == [
+        ("p01", "p08"),
+        ("p02", "p07"),
+        ("p03", "p06"),
+        ("p04", "p05"),
+    ]
+    assert [e.player.username for e in tournament.entries.order_by("seed")] == [
+        f"p{k:02d}" for k in range(1, 9)
+    ]
+    rng = random.Random(3)
+    # Matches 0 and 1 of round 1 feed match 0 of round 2: it starts with nobody else done.
+    by_index = {p.index: p for p in first}
+    play_out(by_index[0].match, rng)  # type: ignore[arg-type]
+    assert not tournament.pairings.filter(round=2).exists()
+    play_out(by_index[1].match, rng)  # type: ignore[arg-type]
+    second = tournament.pairings.get(round=2)
+    assert second.index == 0 and second.match is not None
+    assert tournament.pairings.filter(round=1, winner__isnull=True).count() == 2
+
+    play_all(tournament, seed=4)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    final = tournament.pairings.get(round=3)
+    assert tournament.winner_id == final.winner.player_id  # type: ignore[union-attr]
+    ranks = sorted(tournament.entries.values_list("rank", flat=True))
+    assert ranks == [1, 2, 3, 3, 5, 5, 5, 5]
+    assert tournament.pairings.count() == 7
+    told = Notification.objects.filter(kind=Notification.Kind.TOURNEY_RESULT).count()
+    assert told == 8
+
+
+def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_ruling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tournament, field = run(monkeypatch, "knockout", 13, days_per_move=1)
+    first = live(tournament)
+    # a 16 bracket: the top three seeds have byes; 2 v 3's second-round pair needs no one
+    in_round_1 = {u for p in first if p.round == 1 for u in names(p)}
+    assert {"p01", "p02", "p03"}.isdisjoint(in_round_1) and len(in_round_1) == 10
+    assert not any(p.round == 2 for p in first)
+
+    # A time-out: the player on turn in one match lets the clock run out, while in the
+    # others someone has acted since (their deadlines are later).
+    rng = random.Random(6)
+    for pairing in first[1:]:
+        assert pairing.match is not None
+        bot_act(pairing.match.current_game, rng, START + timedelta(hours=1))  # type: ignore[arg-type]
+    timed = first[0].match
+    assert timed is not None
+    game = timed.current_game
+    assert game is not None and game.deadline_at is not None
+    assert clock.games_expire_overdue(now=game.deadline_at + timedelta(seconds=1)) == 1
+    timed.refresh_from_db()
+    assert timed.termination == "timeout"
+    assert tournament.pairings.get(match=timed).winner is not None
+
+    # A withdrawal: the player forfeits the match in play, and is out.
+    quitter = first[1].white.player
+    services.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
+    assert entry(tournament, quitter).status == Entry.Status.WITHDRAWN
+    forfeited = tournament.pairings.get(pk=first[1].pk)
+    assert forfeited.winner_id == first[1].black_id
+
+    # A moderator's ruling: the match is awarded to White.
+    ruled = first[2].match
+    assert ruled is not None
+    moderator_actions.match_adjudicate(match_id=ruled.pk, winner=Color.WHITE, now=START)
+    assert tournament.pairings.get(match=ruled).winner_id == first[2].white_id
+
+    play_all(tournament, seed=5)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.pairings.filter(stage="knockout").count() == 12
+    rounds = {}
+    for p in tournament.pairings.all():
+        for e in (p.white_id, p.black_id):
+            assert (p.round, e) not in rounds, "a player paired twice in a round"
+            rounds[(p.round, e)] = p.pk
+    assert Match.objects.filter(status=Match.Status.PLAYING).count() == 0

@@ -1,0 +1,751 @@
+"""Everything that changes a tournament: creating it, registration, the start, each
+match's end advancing it, withdrawal, and the moderators' rulings.
+
+Advancing happens inside the transaction that finishes a tournament match
+(:func:`pairing_finished`, from ``match_finished``), under the tournament row's lock:
+the result is recorded on its :class:`~tournaments.models.Pairing`, and whatever the
+result makes ready is paired, by :mod:`gammon.tournament` reading every stored result.
+Only pairings missing are created, and ``unique(tournament, stage, round, index)``
+refuses a second one, so a beat task run twice, or two matches ending at once (their
+transactions wait for each other on the tournament row), pair nobody twice and skip
+no round. Lock order: the board (game and match) first, then the tournament, as a
+move that ends a match takes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
+from gammon import Color
+from gammon import tournament as pairings
+from matches import moderator_actions, record
+from matches.models import Game, Match
+from notifications.models import Notification
+from notifications.outbox import notify_many
+from stats.selectors import ratings_of
+
+from .models import Entry, Format, Invitation, Pairing, Schedule, Tournament
+
+Kind = Notification.Kind
+
+#: Who may create a tournament: moderators with this permission, and players too when
+#: ``settings.TOURNAMENTS_BY_PLAYERS`` is on.
+MANAGE_PERMISSION = "tournaments.manage_tournament"
+
+
+# Creating -----------------------------------------------------------------------
+
+
+def may_create(user: User) -> bool:
+    return bool(
+        user.is_authenticated
+        and (user.has_perm(MANAGE_PERMISSION) or getattr(settings, "TOURNAMENTS_BY_PLAYERS", False))
+    )
+
+
+def check_options(
+    *,
+    format: str,
+    length: int,
+    min_players: int,
+    max_players: int,
+    rounds: int,
+    group_size: int,
+    knockout_after: bool,
+    rating_min: float | None,
+    rating_max: float | None,
+) -> None:
+    """Refuse options no tournament can be played with (a 400 that says which)."""
+    if format not in Format.values:
+        raise InvalidAction(_("Choose knock-out, round-robin or Swiss."), code="format")
+    if not (1 <= length <= 21 and length % 2 == 1):
+        raise InvalidAction(_("Matches are to an odd number of points, 1 to 21."), code="length")
+    if not 2 <= min_players <= max_players <= 4096:
+        raise InvalidAction(
+            _("Set at least 2 players, and a maximum no lower than the minimum."),
+            code="players",
+        )
+    if format == Format.SWISS and not 1 <= rounds <= 20:
+        raise InvalidAction(_("A Swiss has 1 to 20 rounds."), code="rounds")
+    if format == Format.SWISS and min_players <= rounds:
+        raise InvalidAction(
+            _("A Swiss needs more players than rounds, so nobody meets twice."), code="rounds"
+        )
+    if format == Format.ROUND_ROBIN and group_size and (group_size < 2 or not knockout_after):
+        raise InvalidAction(
+            _("Groups have at least 2 players, and their winners then play a knock-out."),
+            code="groups",
+        )
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidAction(_("The lowest rating is above the highest."), code="rating_limits")
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    creator: User,
+    now: datetime,
+    name: str,
+    format: str,
+    starts_at: datetime,
+    registration_opens_at: datetime | None = None,
+    invite: Sequence[User] = (),
+    schedule: Schedule | None = None,
+    **options: object,
+) -> Tournament:
+    """A new tournament, open for registration from ``registration_opens_at`` (now by
+    default) until it starts at ``starts_at``."""
+    if not may_create(creator):
+        raise Forbidden(_("Only the moderators create tournaments."))
+    name = name.strip()
+    if not name:
+        raise InvalidAction(_("Give the tournament a name."), code="name")
+    opens = now if registration_opens_at is None else registration_opens_at
+    if not opens < starts_at or starts_at <= now:
+        raise InvalidAction(
+            _("The tournament starts in the future, after its registration opens."),
+            code="dates",
+        )
+    tournament = Tournament(
+        name=name,
+        format=format,
+        created_by=creator,
+        schedule=schedule,
+        registration_opens_at=opens,
+        starts_at=starts_at,
+        created_at=now,
+        **options,
+    )
+    check_options(
+        format=tournament.format,
+        length=tournament.length,
+        min_players=tournament.min_players,
+        max_players=tournament.max_players,
+        rounds=tournament.rounds,
+        group_size=tournament.group_size,
+        knockout_after=tournament.knockout_after,
+        rating_min=tournament.rating_min,
+        rating_max=tournament.rating_max,
+    )
+    tournament.save()
+    Invitation.objects.bulk_create(
+        [Invitation(tournament=tournament, player=p) for p in invite], ignore_conflicts=True
+    )
+    return tournament
+
+
+# Registration --------------------------------------------------------------------
+
+
+def _locked(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(_("No such tournament."))
+    return tournament
+
+
+def _locked_registering(tournament_id: int, now: datetime) -> Tournament:
+    tournament = _locked(tournament_id)
+    if tournament.status != Tournament.Status.REGISTERING:
+        raise Conflict(_("Registration for this tournament is closed."), code="closed")
+    if now < tournament.registration_opens_at:
+        raise Conflict(_("Registration for this tournament has not opened yet."), code="not_open")
+    return tournament
+
+
+@transaction.atomic
+def tournament_register(*, tournament_id: int, user: User, now: datetime) -> Entry:
+    """Enter the tournament (within its window, its rating limits and its invitations)."""
+    tournament = _locked_registering(tournament_id, now)
+    if tournament.entries.filter(player=user).exists():
+        raise Conflict(_("You are already registered."), code="registered")
+    if tournament.invitation_only and not tournament.invitations.filter(player=user).exists():
+        raise Forbidden(_("This tournament is by invitation only."))
+    if tournament.entries.count() >= tournament.max_players:
+        raise Conflict(_("This tournament is full."), code="full")
+    rating = ratings_of([user.pk])[user.pk]
+    low, high = tournament.rating_min, tournament.rating_max
+    if (low is not None and rating < low) or (high is not None and rating > high):
+        raise Forbidden(
+            _("Your rating (%(rating)s) is outside this tournament's limits."),
+            code="rating_limits",
+            rating=round(rating),
+        )
+    entry = Entry.objects.create(
+        tournament=tournament, player=user, rating=rating, registered_at=now
+    )
+    _tell([user], Kind.TOURNEY_REGISTERED, tournament, now)
+    return entry
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: int, user: User, now: datetime) -> Entry:
+    """Withdraw: before the start the entry goes; after it, the player's matches in play
+    are forfeited to their opponents and they are paired no more (results stand)."""
+    entry = Entry.objects.filter(tournament_id=tournament_id, player=user).first()
+    if entry is None or entry.status == Entry.Status.WITHDRAWN:
+        raise NotFound(_("You are not in this tournament."))
+    live = _live_matches_of(entry)
+    _lock_boards(live)
+    tournament = _locked(tournament_id)
+    if tournament.status == Tournament.Status.REGISTERING:
+        entry.delete()
+        return entry
+    if tournament.status != Tournament.Status.RUNNING:
+        raise Conflict(_("This tournament is over."), code="over")
+    entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, now
+    entry.save(update_fields=["status", "withdrawn_at"])
+    for match in live:
+        color = Color.WHITE if match.white_id == user.pk else Color.BLACK
+        moderator_actions.match_adjudicate(match_id=match.pk, winner=color.other, now=now)
+    _advance(tournament, now)  # a withdrawal may leave an opponent to be paired on
+    return entry
+
+
+def _live_matches_of(entry: Entry) -> list[Match]:
+    return list(
+        Match.objects.filter(
+            tournament_pairing__tournament_id=entry.tournament_id,
+            status=Match.Status.PLAYING,
+        ).filter(Q(white_id=entry.player_id) | Q(black_id=entry.player_id))
+    )
+
+
+def _lock_boards(matches: Iterable[Match]) -> None:
+    """Lock the games in play of ``matches`` before the tournament (the lock order)."""
+    ids = [m.pk for m in matches]
+    if ids:
+        list(
+            Game.objects.select_for_update(of=("self", "match"))
+            .filter(match_id__in=ids)
+            .exclude(state=Game.State.FINISHED)
+        )
+
+
+# The start ---------------------------------------------------------------------
+
+
+def tournaments_start_due(*, now: datetime) -> int:
+    """Start (or, short of players, cancel) every tournament whose start has come; the
+    beat runs this every minute. Each in its own transaction; the number handled."""
+    due = Tournament.objects.filter(
+        status=Tournament.Status.REGISTERING, starts_at__lte=now
+    ).values_list("pk", flat=True)
+    return sum(1 for pk in list(due) if _start_due(pk, now))
+
+
+@transaction.atomic
+def _start_due(tournament_id: int, now: datetime) -> bool:
+    tournament = _locked(tournament_id)
+    if tournament.status != Tournament.Status.REGISTERING or tournament.starts_at > now:
+        return False  # another run took it
+    entries = list(tournament.entries.select_related("player"))
+    if len(entries) < tournament.min_players:
+        tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
+        tournament.cancel_reason = "too_few"
+        tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
+        _tell([e.player for e in entries], Kind.TOURNEY_CANCELLED, tournament, now)
+        return True
+    _start(tournament, entries, now)
+    return True
+
+
+def _start(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
+    """Seed by rating now (best first; registration order breaks ties), then pair."""
+    ratings = ratings_of(e.player_id for e in entries)
+    entries.sort(key=lambda e: (-ratings[e.player_id], e.registered_at, e.pk))
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed, entry.rating, entry.status = (
+            seed,
+            ratings[entry.player_id],
+            Entry.Status.PLAYING,
+        )
+    if tournament.format == Format.ROUND_ROBIN:
+        groups = (
+            pairings.split_groups(entries, group_size=tournament.group_size)
+            if tournament.group_size
+            else (tuple(entries),)
+        )
+        for number, group in enumerate(groups, start=1):
+            for entry in group:
+                entry.group = number
+    Entry.objects.bulk_update(entries, ["seed", "rating", "status", "group"])
+    tournament.status, tournament.started_at = Tournament.Status.RUNNING, now
+    tournament.save(update_fields=["status", "started_at"])
+    _tell([e.player for e in entries], Kind.TOURNEY_STARTED, tournament, now)
+    if tournament.format == Format.ROUND_ROBIN:
+        for number in sorted({e.group or 1 for e in entries}):
+            members = [e for e in entries if e.group == number]
+            for k, pair in enumerate(pairings.round_robin_pairs(members)):
+                _pair(tournament, Pairing.Stage.GROUP, number, k, pair.white, pair.black, now)
+        return
+    _advance(tournament, now)
+
+
+# Advancing ---------------------------------------------------------------------
+
+
+def pairing_finished(match: Match, now: datetime) -> Pairing | None:
+    """A tournament match has ended (inside its transaction): record it and advance."""
+    pairing = Pairing.objects.filter(match=match).first()
+    if pairing is None:
+        return None
+    tournament = _locked(pairing.tournament_id)
+    pairing.refresh_from_db()
+    if pairing.winner_id is not None or tournament.status != Tournament.Status.RUNNING:
+        return pairing
+    if match.result not in (Match.Result.WHITE, Match.Result.BLACK):
+        # Drawn or cancelled by a moderator: the pairing is played again.
+        _replay(tournament, pairing, now)
+        return pairing
+    white_won = match.result == Match.Result.WHITE
+    pairing.winner_id = pairing.white_id if white_won else pairing.black_id
+    pairing.white_points, pairing.black_points = match.score_white, match.score_black
+    pairing.finished_at = now
+    pairing.save(update_fields=["winner", "white_points", "black_points", "finished_at"])
+    if pairing.stage == Pairing.Stage.KNOCKOUT:
+        loser = pairing.black if white_won else pairing.white
+        assert loser is not None
+        _eliminate(loser, _rounds_left(tournament, pairing.round), tournament, now)
+    _advance(tournament, now)
+    return pairing
+
+
+def pairings_finished(matches: Iterable[Match], now: datetime) -> None:
+    """:func:`pairing_finished` for the expiry sweep's batch of matches lost on time."""
+    for match in matches:
+        pairing_finished(match, now)
+
+
+def tournaments_advance(*, now: datetime) -> int:
+    """The beat's safety net: a tournament match that ended without being recorded (none
+    should) is recorded now. The number recorded."""
+    stray = Pairing.objects.filter(
+        winner__isnull=True,
+        match__status=Match.Status.FINISHED,
+        tournament__status=Tournament.Status.RUNNING,
+    ).values_list("match_id", flat=True)
+    done = 0
+    for match_id in list(stray):
+        with transaction.atomic():
+            match = Match.objects.get(pk=match_id)
+            if pairing_finished(match, now) is not None:
+                done += 1
+    return done
+
+
+def _advance(tournament: Tournament, now: datetime) -> None:
+    """Pair whatever the stored results make ready; end the tournament when it is won."""
+    if tournament.format == Format.SWISS:
+        _advance_swiss(tournament, now)
+    elif tournament.format == Format.ROUND_ROBIN and not _groups_done(tournament, now):
+        return
+    else:
+        _advance_knockout(tournament, now)
+
+
+def _entries(tournament: Tournament) -> dict[int, Entry]:
+    return {e.pk: e for e in tournament.entries.select_related("player")}
+
+
+def _pairings(tournament: Tournament, stage: str) -> list[Pairing]:
+    return list(tournament.pairings.filter(stage=stage).order_by("round", "index"))
+
+
+def _advance_knockout(tournament: Tournament, now: datetime) -> None:
+    entries = _entries(tournament)
+    field = _knockout_field(tournament, entries)
+    bracket = pairings.knockout_seeding([e.pk for e in field])
+    existing = {(p.round, p.index): p for p in _pairings(tournament, Pairing.Stage.KNOCKOUT)}
+    winners = {
+        pairings.Slot(r, i): p.winner_id
+        for (r, i), p in existing.items()
+        if p.winner_id is not None
+    }
+    champion = bracket.champion(winners)
+    if champion is not None:
+        _finish(tournament, entries[champion], now)
+        return
+    for ready in bracket.ready(winners):
+        slot = ready.slot
+        if (slot.round, slot.index) in existing:
+            continue
+        top, bottom = entries[ready.top], entries[ready.bottom]
+        withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
+        if withdrawn:  # the other goes on without playing
+            _walkover(tournament, slot.round, slot.index, top, bottom, withdrawn, now)
+            _advance_knockout(tournament, now)
+            return
+        white, black = (top, bottom) if (slot.round + slot.index) % 2 == 0 else (bottom, top)
+        _pair(tournament, Pairing.Stage.KNOCKOUT, slot.round, slot.index, white, black, now)
+        for entry in (top, bottom):
+            if slot.round > 1:
+                _tell([entry.player], Kind.TOURNEY_ADVANCED, tournament, now, round=slot.round)
+
+
+def _knockout_field(tournament: Tournament, entries: dict[int, Entry]) -> list[Entry]:
+    """Who plays the knock-out: every entry by seed, or the group winners by group."""
+    if tournament.format != Format.ROUND_ROBIN:
+        return sorted(entries.values(), key=lambda e: e.seed or 0)
+    winners = [table[0] for table in _group_tables(tournament, entries).values()]
+    return sorted((entries[w.player] for w in winners), key=lambda e: e.seed or 0)
+
+
+def _walkover(
+    tournament: Tournament,
+    round_: int,
+    index: int,
+    top: Entry,
+    bottom: Entry,
+    withdrawn: list[Entry],
+    now: datetime,
+) -> None:
+    winner = bottom if top in withdrawn and bottom not in withdrawn else top
+    Pairing.objects.create(
+        tournament=tournament,
+        stage=Pairing.Stage.KNOCKOUT,
+        round=round_,
+        index=index,
+        white=top,
+        black=bottom,
+        winner=winner,
+        forfeit=True,
+        created_at=now,
+        finished_at=now,
+    )
+
+
+def _group_tables(
+    tournament: Tournament, entries: dict[int, Entry]
+) -> dict[int, tuple[pairings.GroupStanding[int], ...]]:
+    """Each group's table by :func:`gammon.tournament.rank_group`."""
+    results: dict[int, list[pairings.MatchResult[int]]] = {}
+    for p in _pairings(tournament, Pairing.Stage.GROUP):
+        if p.winner_id is None or p.black_id is None:
+            continue
+        white_won = p.winner_id == p.white_id
+        results.setdefault(p.round, []).append(
+            pairings.MatchResult(
+                p.winner_id,
+                p.black_id if white_won else p.white_id,
+                p.white_points if white_won else p.black_points,
+                p.black_points if white_won else p.white_points,
+            )
+        )
+    groups: dict[int, list[Entry]] = {}
+    for entry in sorted(entries.values(), key=lambda e: e.seed or 0):
+        groups.setdefault(entry.group or 1, []).append(entry)
+    return {
+        number: pairings.rank_group([e.pk for e in group], results.get(number, []))
+        for number, group in groups.items()
+    }
+
+
+def _groups_done(tournament: Tournament, now: datetime) -> bool:
+    """Whether every group match has a winner; if so and there is no knock-out, the
+    tournament ends with the (single) group's table."""
+    if tournament.pairings.filter(stage=Pairing.Stage.GROUP, winner__isnull=True).exists():
+        return False
+    if tournament.knockout_after:
+        return True
+    entries = _entries(tournament)
+    table = _group_tables(tournament, entries)[1]
+    for row in table:
+        entries[row.player].rank = row.rank
+    Entry.objects.bulk_update(list(entries.values()), ["rank"])
+    _finish(tournament, entries[table[0].player], now)
+    return False
+
+
+def _advance_swiss(tournament: Tournament, now: datetime) -> None:
+    """Pair the next round once the last one is over; after the last round, finish."""
+    rounds = _pairings(tournament, Pairing.Stage.SWISS)
+    if any(p.winner_id is None for p in rounds):
+        return
+    entries = _entries(tournament)
+    played = max((p.round for p in rounds), default=0)
+    standings = _swiss_table(tournament, entries, rounds)
+    if played >= tournament.rounds:
+        for row in standings:
+            entries[row.player].rank = row.rank
+        Entry.objects.bulk_update(list(entries.values()), ["rank"])
+        _finish(tournament, entries[standings[0].player], now)
+        return
+    active = [row for row in standings if entries[row.player].status != Entry.Status.WITHDRAWN]
+    history = [
+        pairings.SwissRound(
+            tuple(
+                pairings.Pairing(p.white_id, p.black_id)
+                for p in rounds
+                if p.round == r and p.black_id is not None
+            ),
+            bye=next((p.white_id for p in rounds if p.round == r and p.black_id is None), None),
+        )
+        for r in range(1, played + 1)
+    ]
+    next_round = pairings.swiss_pair(active, history)
+    round_ = played + 1
+    for k, pair in enumerate(next_round.pairings):
+        _pair(
+            tournament,
+            Pairing.Stage.SWISS,
+            round_,
+            k,
+            entries[pair.white],
+            entries[pair.black],
+            now,
+        )
+    if next_round.bye is not None:
+        bye = entries[next_round.bye]
+        Pairing.objects.create(
+            tournament=tournament,
+            stage=Pairing.Stage.SWISS,
+            round=round_,
+            index=len(next_round.pairings),
+            white=bye,
+            black=None,
+            winner=bye,
+            forfeit=True,
+            created_at=now,
+            finished_at=now,
+        )
+
+
+def _swiss_table(
+    tournament: Tournament, entries: dict[int, Entry], rounds: list[Pairing]
+) -> tuple[pairings.SwissStanding[int], ...]:
+    results = [
+        pairings.MatchResult(p.winner_id, p.black_id if p.winner_id == p.white_id else p.white_id)
+        for p in rounds
+        if p.winner_id is not None and p.black_id is not None
+    ]
+    byes = [p.white_id for p in rounds if p.black_id is None]
+    by_seed = [e.pk for e in sorted(entries.values(), key=lambda e: e.seed or 0)]
+    return pairings.swiss_standings(by_seed, results, byes)
+
+
+def swiss_table(tournament: Tournament) -> tuple[pairings.SwissStanding[int], ...]:
+    """The Swiss standings now, by entry id (for the pages and the API)."""
+    return _swiss_table(
+        tournament, _entries(tournament), _pairings(tournament, Pairing.Stage.SWISS)
+    )
+
+
+def group_tables(tournament: Tournament) -> dict[int, tuple[pairings.GroupStanding[int], ...]]:
+    """Each round-robin group's table now, by entry id (for the pages and the API)."""
+    return _group_tables(tournament, _entries(tournament))
+
+
+def _pair(
+    tournament: Tournament,
+    stage: str,
+    round_: int,
+    index: int,
+    white: Entry,
+    black: Entry,
+    now: datetime,
+) -> Pairing:
+    """A tournament match at its place: an ordinary match, its first game thrown."""
+    match = _new_match(tournament, white.player, black.player, now)
+    pairing = Pairing.objects.create(
+        tournament=tournament,
+        stage=stage,
+        round=round_,
+        index=index,
+        white=white,
+        black=black,
+        match=match,
+        created_at=now,
+    )
+    _tell([white.player, black.player], Kind.TOURNEY_MATCH, tournament, now, round=round_)
+    return pairing
+
+
+def _new_match(tournament: Tournament, white: User, black: User, now: datetime) -> Match:
+    bank = timedelta(days=tournament.time_bank_days)
+    match = Match.objects.create(
+        white=white,
+        black=black,
+        variant=tournament.variant,
+        length=tournament.length,
+        days_per_move=tournament.days_per_move,
+        time_bank_days=tournament.time_bank_days,
+        rated=tournament.rated,
+        bank_white=bank,
+        bank_black=bank,
+        created_at=now,
+    )
+    game = record.start_game(match, number=1, state=record.state_of(match), now=now)
+    record.announce_turn(game, now)
+    return match
+
+
+def _replay(tournament: Tournament, pairing: Pairing, now: datetime) -> None:
+    """A drawn or cancelled tournament match is played again, at the same place."""
+    white, black = pairing.white, pairing.black
+    assert black is not None  # a bye has no match
+    pairing.match = _new_match(tournament, white.player, black.player, now)
+    pairing.save(update_fields=["match"])
+
+
+def _rounds_left(tournament: Tournament, round_: int) -> int:
+    """How many rounds the knock-out has from ``round_`` on, that round included."""
+    field = tournament.entries.count()
+    if tournament.format == Format.ROUND_ROBIN:
+        field = len(set(tournament.entries.values_list("group", flat=True)))
+    return max(1, (field - 1).bit_length()) - round_ + 1
+
+
+def _eliminate(entry: Entry, rounds_left: int, tournament: Tournament, now: datetime) -> None:
+    """The loser of a knock-out match is out, placed by the round they lost in: 2 for the
+    final's loser, 3 for a semi-final's, 5 for a quarter-final's..."""
+    if entry.status in (Entry.Status.ELIMINATED, Entry.Status.FINISHED):
+        return
+    if entry.status != Entry.Status.WITHDRAWN:
+        entry.status = Entry.Status.ELIMINATED
+    entry.rank = 2 ** (rounds_left - 1) + 1 if rounds_left > 1 else 2
+    entry.save(update_fields=["status", "rank"])
+    _tell([entry.player], Kind.TOURNEY_OUT, tournament, now)
+
+
+def _finish(tournament: Tournament, winner: Entry, now: datetime) -> None:
+    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
+    tournament.winner_id = winner.player_id
+    tournament.save(update_fields=["status", "finished_at", "winner"])
+    winner.rank = 1
+    winner.save(update_fields=["rank"])
+    tournament.entries.filter(status=Entry.Status.PLAYING).update(status=Entry.Status.FINISHED)
+    players = [e.player for e in tournament.entries.select_related("player")]
+    _tell(players, Kind.TOURNEY_RESULT, tournament, now, winner=winner.player.public_name)
+
+
+# Moderators --------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: int, reason: str, now: datetime) -> Tournament:
+    """Cancel a tournament: its matches in play are cancelled as if never played. The
+    caller (the moderation app) audits it."""
+    live = list(
+        Match.objects.filter(tournament_pairing__tournament_id=tournament_id, status="playing")
+    )
+    _lock_boards(live)
+    tournament = _locked(tournament_id)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise Conflict(_("This tournament is over."), code="over")
+    tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
+    tournament.cancel_reason = reason[:200]
+    tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
+    for match in live:
+        moderator_actions.match_adjudicate(match_id=match.pk, winner=None, cancel=True, now=now)
+    players = [e.player for e in tournament.entries.select_related("player")]
+    _tell(players, Kind.TOURNEY_CANCELLED, tournament, now)
+    return tournament
+
+
+@transaction.atomic
+def entry_replace(*, tournament_id: int, player: User, by: User, now: datetime) -> Entry:
+    """Put ``by`` in ``player``'s place, before ``player`` has played a move of their
+    first match (it is started again with ``by``). The caller audits it."""
+    entry = Entry.objects.filter(tournament_id=tournament_id, player=player).first()
+    if entry is None:
+        raise NotFound(_("That player is not in this tournament."))
+    matches = _live_matches_of(entry)
+    _lock_boards(matches)
+    tournament = _locked(tournament_id)
+    if tournament.entries.filter(player=by).exists():
+        raise Conflict(_("The new player is in this tournament already."), code="registered")
+    finished = tournament.pairings.filter(Q(white=entry) | Q(black=entry), winner__isnull=False)
+    played = any(
+        Game.objects.filter(match=m, ply__gt=1).exists() or m.games.count() > 1 for m in matches
+    )
+    if finished.exclude(forfeit=True, black__isnull=True).exists() or played:
+        raise Conflict(
+            _("A player is replaced only before their first match is under way."),
+            code="played",
+        )
+    entry.player = by
+    entry.save(update_fields=["player"])
+    for match in matches:
+        moderator_actions.match_adjudicate(match_id=match.pk, winner=None, cancel=True, now=now)
+    return entry
+
+
+# Schedules -------------------------------------------------------------------------
+
+
+def schedules_run(*, now: datetime) -> int:
+    """Open the next edition of every active schedule whose registration is due; the beat
+    runs this. Each schedule in its own transaction; the number of editions created."""
+    due = Schedule.objects.filter(active=True).values_list("pk", flat=True)
+    return sum(_schedule_run(pk, now) for pk in list(due))
+
+
+@transaction.atomic
+def _schedule_run(schedule_id: int, now: datetime) -> int:
+    schedule = Schedule.objects.select_for_update().get(pk=schedule_id)
+    made = 0
+    while schedule.next_start_at - timedelta(days=schedule.registration_days) <= now:
+        start = schedule.next_start_at
+        if start > now:
+            options = {
+                name: getattr(schedule, name)
+                for name in (
+                    "description",
+                    "length",
+                    "variant",
+                    "days_per_move",
+                    "time_bank_days",
+                    "rated",
+                    "min_players",
+                    "max_players",
+                    "rating_min",
+                    "rating_max",
+                    "invitation_only",
+                    "rounds",
+                    "group_size",
+                    "knockout_after",
+                )
+            }
+            Tournament.objects.create(
+                name=f"{schedule.name} {start:%Y-%m-%d}",
+                format=schedule.format,
+                created_by=schedule.created_by,
+                schedule=schedule,
+                registration_opens_at=now,
+                starts_at=start,
+                created_at=now,
+                **options,
+            )
+            made += 1
+        schedule.next_start_at = start + timedelta(days=schedule.every_days)
+    schedule.save(update_fields=["next_start_at"])
+    return made
+
+
+# Notices ---------------------------------------------------------------------------
+
+
+def _tell(
+    players: Iterable[User], kind: str, tournament: Tournament, now: datetime, **payload: object
+) -> None:
+    """One notice per player, in their language when it is e-mailed."""
+    notify_many(
+        (
+            {
+                "recipient": player,
+                "kind": kind,
+                "payload": {"tournament": tournament.pk, "name": tournament.name, **payload},
+            }
+            for player in players
+        ),
+        now=now,
+    )
