@@ -280,6 +280,7 @@ class Message(models.Model):
     class Meta:
         ordering = ["chouette", "created_at", "pk"]
         indexes = [models.Index(fields=["chouette", "created_at"], name="chouettemessage_time")]
+        permissions = [("hide_message", _("Can hide a chouette message"))]
 
     def __str__(self) -> str:
         return f"Message #{self.pk} in chouette #{self.chouette_id}"

@@ -617,6 +617,20 @@ def message_post(
     )
 
 
+@transaction.atomic
+def message_hide(*, message_id: int, moderator: User, now: datetime) -> Message:
+    """A moderator hides a message from the players (it stays stored, for the record;
+    the pages and the API show the mask). The caller audits."""
+    message = Message.objects.select_for_update().filter(pk=message_id).first()
+    if message is None:
+        raise NotFound(_("No such message."))
+    if message.hidden:
+        raise Conflict(_("This message is already hidden."), code="already_hidden")
+    message.hidden, message.hidden_by, message.hidden_at = True, moderator, now
+    message.save(update_fields=["hidden", "hidden_by", "hidden_at"])
+    return message
+
+
 # Leaving -------------------------------------------------------------------------
 
 

@@ -40,11 +40,21 @@ from accounts.models import User
 from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
 from backgammon.errors import ServiceError
 from backgammon.paginators import EstimatedCountPaginator
+from chouettes.admin import ChouetteAdmin, ChouetteMessageAdmin
+from chouettes.models import Chouette
+from chouettes.models import Message as ChouetteMessage
 from matches.admin import GameMessageAdmin, MatchAdmin, message_context_html
 from matches.models import GameMessage, Match
 
 from . import selectors, services
-from .forms import AdjudicateForm, ExtendDeadlineForm, ReasonForm, ReportCloseForm, SuspendForm
+from .forms import (
+    AdjudicateForm,
+    ExtendDeadlineForm,
+    ReasonForm,
+    RemovePlayerForm,
+    ReportCloseForm,
+    SuspendForm,
+)
 from .models import AuditEntry, Report, Suspension, Warning
 
 
@@ -386,6 +396,61 @@ class ModeratedGameMessageAdmin(ActionViewsMixin, GameMessageAdmin):
     @admin.display(description=_("reports"), ordering="n_reports")
     def report_count(self, obj: Any) -> int:
         return int(getattr(obj, "n_reports", 0))
+
+
+# --------------------------------------------------------------------------- chouettes
+
+admin.site.unregister(Chouette)
+
+
+@admin.register(Chouette)
+class ModeratedChouetteAdmin(ActionViewsMixin, ChouetteAdmin):
+    """``chouettes``' admin, plus the moderators' action: remove a player. A chouette
+    game's board is adjudicated on its match's page (the board's end settles the game)."""
+
+    change_form_template = "admin/moderation/change_form.html"
+    object_actions = [
+        ("remove-player", _("Remove a player"), "chouettes.moderate_chouette", RemovePlayerForm)
+    ]
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return obj.status in (Chouette.Status.OPEN, Chouette.Status.PLAYING)
+
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
+        data = form.cleaned_data
+        player = User.objects.filter(username=data["username"].strip()).first()
+        if player is None:
+            raise ServiceError(_("No player has that username."))
+        seat = services.chouette_remove_player(
+            moderator=moderator,
+            chouette=obj,
+            player=player,
+            reason=data["reason"],
+            now=timezone.now(),
+        )
+        if seat.status == seat.Status.REMOVED:
+            return str(_("The player has been removed."))
+        return str(_("The player will be removed when the game in play ends."))
+
+
+admin.site.unregister(ChouetteMessage)
+
+
+@admin.register(ChouetteMessage)
+class ModeratedChouetteMessageAdmin(ActionViewsMixin, ChouetteMessageAdmin):
+    """``chouettes``' message admin, plus the moderators' action: hide the message."""
+
+    change_form_template = "admin/moderation/change_form.html"
+    object_actions = [("hide", _("Hide the message"), "chouettes.hide_message", ReasonForm)]
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return not obj.hidden
+
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
+        services.chouette_message_hide(
+            moderator=moderator, message=obj, reason=form.cleaned_data["reason"], now=timezone.now()
+        )
+        return str(_("The message has been hidden."))
 
 
 # --------------------------------------------------------------------------- moderation rows

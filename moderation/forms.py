@@ -37,6 +37,11 @@ class SuspendForm(ReasonForm):
         return timedelta(days=self.cleaned_data["days"])
 
 
+class RemovePlayerForm(ReasonForm):
+    username = forms.CharField(label=_("Player"), max_length=150, help_text=_("Their username."))
+    field_order = ["username", "reason"]
+
+
 class AdjudicateForm(ReasonForm):
     decision = forms.ChoiceField(label=_("Decision"), choices=Decision.CHOICES)
     field_order = ["decision", "reason"]

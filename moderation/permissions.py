@@ -2,10 +2,15 @@
 
 Views of players, matches, games, their records and messages, vacations, the
 notification outbox and time-out warnings, reports, warnings, suspensions and the audit
-log; changing reports (resolve or dismiss); and the custom
-permissions for the actions. No change permission on users, groups or permissions,
+log; chouettes, their seats, games and messages; changing reports (resolve or dismiss);
+and the custom permissions for the actions. No change permission on users, groups or permissions,
 and none on matches, games or their record: moderators change those only through
-the moderation services (adjudicate, extend a deadline, hide a message).
+the moderation services (adjudicate, extend a deadline, hide a message, remove a
+player from a chouette).
+
+The group is set to this list by migrations (``0002_moderators_group``, then
+``0003_moderators_chouettes`` once the chouettes app's permissions exist): a change to
+the list needs a migration that sets it again (``set_group_permissions``).
 """
 
 MODERATORS_GROUP = "moderators"
@@ -31,4 +36,10 @@ MODERATOR_PERMISSIONS = (
     "moderation.view_warning",
     "moderation.suspend_user",
     "moderation.warn_user",
+    "chouettes.view_chouette",
+    "chouettes.view_seat",
+    "chouettes.view_chouettegame",
+    "chouettes.view_message",
+    "chouettes.moderate_chouette",
+    "chouettes.hide_message",
 )

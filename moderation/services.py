@@ -21,6 +21,9 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction
+from chouettes import services as chouette_services
+from chouettes.models import Chouette, Seat
+from chouettes.models import Message as ChouetteMessage
 from gammon import Color
 from matches import chat, moderator_actions
 from matches.models import Game, GameMessage, Match
@@ -382,6 +385,78 @@ def game_message_hide(
             now=now,
             game=game,
         )
+    return message
+
+
+# --------------------------------------------------------------------------- chouettes
+
+
+@transaction.atomic
+def chouette_remove_player(
+    *, moderator: User, chouette: Chouette, player: User, reason: str, now: datetime
+) -> Seat:
+    """Remove ``player`` from ``chouette``: at once before it starts, else when the game
+    in play ends (to remove them now, adjudicate that game's board too). They are told."""
+    reason = _reason(reason)
+    _check_target(moderator, player)
+    seat = chouette_services.player_remove(chouette_id=chouette.pk, player=player, now=now)
+    at_once = seat.status == Seat.Status.REMOVED
+    audit(
+        actor=moderator,
+        action="moderation.chouette.player_removed",
+        reason=reason,
+        now=now,
+        target_user=player,
+        target=chouette,
+        data={"seat": seat.pk, "at_once": at_once},
+    )
+
+    def text() -> str:
+        values = {"chouette": chouette.pk, "reason": reason}
+        if at_once:
+            return (
+                _("The moderators have removed you from chouette #%(chouette)s. Reason: %(reason)s")
+                % values
+            )
+        return (
+            _(
+                "The moderators have removed you from chouette #%(chouette)s, from the end "
+                "of the game in play. Reason: %(reason)s"
+            )
+            % values
+        )
+
+    _tell(player, text, now=now)
+    return seat
+
+
+@transaction.atomic
+def chouette_message_hide(
+    *, moderator: User, message: ChouetteMessage, reason: str, now: datetime
+) -> ChouetteMessage:
+    """Hide a chouette message from the players; its author is told."""
+    reason = _reason(reason)
+    message = chouette_services.message_hide(message_id=message.pk, moderator=moderator, now=now)
+    audit(
+        actor=moderator,
+        action="moderation.chouette_message.hidden",
+        reason=reason,
+        now=now,
+        target_user=message.author,
+        target=message,
+        data={"chouette": message.chouette_id, "team": message.team, "text": message.text},
+    )
+    _tell(
+        message.author,
+        lambda: (
+            _(
+                "The moderators have hidden a message of yours in chouette #%(chouette)s. "
+                "Reason: %(reason)s"
+            )
+            % {"chouette": message.chouette_id, "reason": reason}
+        ),
+        now=now,
+    )
     return message
 
 

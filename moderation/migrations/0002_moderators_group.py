@@ -1,27 +1,13 @@
-"""Create the ``moderators`` group with exactly ``moderation.permissions.MODERATOR_PERMISSIONS``."""
+"""Create the ``moderators`` group with its first permissions (``_group.PERMISSIONS_0002``)."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from moderation.permissions import MODERATORS_GROUP, MODERATOR_PERMISSIONS
+from moderation.migrations._group import PERMISSIONS_0002, set_group_permissions
+from moderation.permissions import MODERATORS_GROUP
 
 
 def create_group(apps, schema_editor):
-    # Permissions are normally created after all migrations (post_migrate): make them now.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _created = Group.objects.get_or_create(name=MODERATORS_GROUP)
-    wanted = []
-    for name in MODERATOR_PERMISSIONS:
-        app_label, codename = name.split(".")
-        wanted.append(
-            Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        )
-    group.permissions.set(wanted)
+    set_group_permissions(apps, PERMISSIONS_0002)
 
 
 def remove_group(apps, schema_editor):
