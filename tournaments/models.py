@@ -59,8 +59,9 @@ class TournamentOptions(models.Model):
     rating_min = models.FloatField(_("lowest rating"), null=True, blank=True)
     rating_max = models.FloatField(_("highest rating"), null=True, blank=True)
     invitation_only = models.BooleanField(_("invitation only"), default=False)
-    #: Swiss: the number of rounds. Round-robin: the group size (0: one group of all).
+    #: Swiss: the rounds to play. A knock-out: its bracket's rounds, set when it begins.
     rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), default=0)
+    #: Round-robin: the players in a group (0: one group of everyone).
     group_size = models.PositiveSmallIntegerField(_("group size"), default=0)
     #: Round-robin: the group winners go on to a knock-out.
     knockout_after = models.BooleanField(_("group winners play a knock-out"), default=False)

@@ -206,7 +206,7 @@ def tournament_withdraw(*, tournament_id: int, user: User, now: datetime) -> Ent
     for match in live:
         color = Color.WHITE if match.white_id == user.pk else Color.BLACK
         moderator_actions.match_adjudicate(match_id=match.pk, winner=color.other, now=now)
-    _advance(tournament, now)  # a withdrawal may leave an opponent to be paired on
+    # A withdrawn player still waiting for their next opponent is walked over when it is known.
     return entry
 
 
@@ -314,8 +314,8 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     if pairing.stage == Pairing.Stage.KNOCKOUT:
         loser = pairing.black if white_won else pairing.white
         assert loser is not None
-        _eliminate(loser, _rounds_left(tournament, pairing.round), tournament, now)
-    _advance(tournament, now)
+        _eliminate(loser, tournament.rounds - pairing.round + 1, tournament, now)
+    _advance(tournament, now, pairing)
     return pairing
 
 
@@ -342,14 +342,24 @@ def tournaments_advance(*, now: datetime) -> int:
     return done
 
 
-def _advance(tournament: Tournament, now: datetime) -> None:
-    """Pair whatever the stored results make ready; end the tournament when it is won."""
+def _advance(tournament: Tournament, now: datetime, finished: Pairing | None = None) -> None:
+    """Pair what the result of ``finished`` (or, without one, the start) makes ready; end
+    the tournament when it is won. Reads only what the next pairing depends on."""
     if tournament.format == Format.SWISS:
         _advance_swiss(tournament, now)
-    elif tournament.format == Format.ROUND_ROBIN and not _groups_done(tournament, now):
-        return
+    elif finished is not None and finished.stage == Pairing.Stage.KNOCKOUT:
+        _knockout_next(tournament, finished, now)
+    elif tournament.format == Format.ROUND_ROBIN:
+        if _groups_done(tournament, now):
+            entries = _entries(tournament)
+            winners = [table[0].player for table in _group_tables(tournament, entries).values()]
+            _knockout_start(tournament, sorted((entries[w] for w in winners), key=_by_seed), now)
     else:
-        _advance_knockout(tournament, now)
+        _knockout_start(tournament, sorted(_entries(tournament).values(), key=_by_seed), now)
+
+
+def _by_seed(entry: Entry) -> int:
+    return entry.seed or 0
 
 
 def _entries(tournament: Tournament) -> dict[int, Entry]:
@@ -360,62 +370,85 @@ def _pairings(tournament: Tournament, stage: str) -> list[Pairing]:
     return list(tournament.pairings.filter(stage=stage).order_by("round", "index"))
 
 
-def _advance_knockout(tournament: Tournament, now: datetime) -> None:
-    entries = _entries(tournament)
-    field = _knockout_field(tournament, entries)
+def _knockout_start(tournament: Tournament, field: list[Entry], now: datetime) -> None:
+    """The bracket of ``field`` (best seed first), by :func:`gammon.tournament.knockout_seeding`:
+    its first round paired, and each bye's player through at once (a row with no match)."""
     bracket = pairings.knockout_seeding([e.pk for e in field])
-    existing = {(p.round, p.index): p for p in _pairings(tournament, Pairing.Stage.KNOCKOUT)}
-    winners = {
-        pairings.Slot(r, i): p.winner_id
-        for (r, i), p in existing.items()
-        if p.winner_id is not None
-    }
-    champion = bracket.champion(winners)
-    if champion is not None:
-        _finish(tournament, entries[champion], now)
+    tournament.rounds = bracket.rounds
+    tournament.save(update_fields=["rounds"])
+    by_id = {e.pk: e for e in field}
+    byes = []
+    for slot in bracket.slots(1):
+        top, bottom = bracket.players(slot, {})
+        assert top is not None
+        if bracket.is_bye(slot):
+            byes.append(_walkover(tournament, slot, by_id[top], None, now))
+        else:
+            assert bottom is not None
+            _knockout_pair(tournament, slot, by_id[top], by_id[bottom], now)
+    for bye in byes:
+        _knockout_next(tournament, bye, now)
+
+
+def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> None:
+    """After ``finished``'s result: the final won ends the tournament; otherwise the next
+    match is paired once its other feeding match has a winner too (only that one is read)."""
+    slot = pairings.Slot(finished.round, finished.index)
+    if slot.round >= tournament.rounds:
+        assert finished.winner is not None
+        _finish(tournament, finished.winner, now)
         return
-    for ready in bracket.ready(winners):
-        slot = ready.slot
-        if (slot.round, slot.index) in existing:
-            continue
-        top, bottom = entries[ready.top], entries[ready.bottom]
-        withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
-        if withdrawn:  # the other goes on without playing
-            _walkover(tournament, slot.round, slot.index, top, bottom, withdrawn, now)
-            _advance_knockout(tournament, now)
-            return
-        white, black = (top, bottom) if (slot.round + slot.index) % 2 == 0 else (bottom, top)
-        _pair(tournament, Pairing.Stage.KNOCKOUT, slot.round, slot.index, white, black, now)
-        for entry in (top, bottom):
-            if slot.round > 1:
-                _tell([entry.player], Kind.TOURNEY_ADVANCED, tournament, now, round=slot.round)
+    after = pairings.Slot(slot.round + 1, slot.index // 2)
+    feeders = {
+        p.index: p
+        for p in tournament.pairings.filter(
+            stage=Pairing.Stage.KNOCKOUT,
+            round=slot.round,
+            index__in=(2 * after.index, 2 * after.index + 1),
+        ).select_related("winner__player")
+    }
+    if len(feeders) < 2 or any(p.winner_id is None for p in feeders.values()):
+        return
+    if tournament.pairings.filter(
+        stage=Pairing.Stage.KNOCKOUT, round=after.round, index=after.index
+    ).exists():
+        return  # paired already
+    top, bottom = feeders[2 * after.index].winner, feeders[2 * after.index + 1].winner
+    assert top is not None and bottom is not None
+    for entry in (top, bottom):
+        _tell([entry.player], Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
+    withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
+    if withdrawn:  # the other goes on without playing
+        winner = bottom if top in withdrawn and bottom not in withdrawn else top
+        _knockout_next(tournament, _walkover(tournament, after, winner, top, now, bottom), now)
+        return
+    _knockout_pair(tournament, after, top, bottom, now)
 
 
-def _knockout_field(tournament: Tournament, entries: dict[int, Entry]) -> list[Entry]:
-    """Who plays the knock-out: every entry by seed, or the group winners by group."""
-    if tournament.format != Format.ROUND_ROBIN:
-        return sorted(entries.values(), key=lambda e: e.seed or 0)
-    winners = [table[0] for table in _group_tables(tournament, entries).values()]
-    return sorted((entries[w.player] for w in winners), key=lambda e: e.seed or 0)
+def _knockout_pair(
+    tournament: Tournament, slot: pairings.Slot, top: Entry, bottom: Entry, now: datetime
+) -> Pairing:
+    """The match of ``slot``: the colours alternate down the bracket and by round."""
+    white, black = (top, bottom) if (slot.round + slot.index) % 2 == 0 else (bottom, top)
+    return _pair(tournament, Pairing.Stage.KNOCKOUT, slot.round, slot.index, white, black, now)
 
 
 def _walkover(
     tournament: Tournament,
-    round_: int,
-    index: int,
-    top: Entry,
-    bottom: Entry,
-    withdrawn: list[Entry],
+    slot: pairings.Slot,
+    winner: Entry,
+    white: Entry | None,
     now: datetime,
-) -> None:
-    winner = bottom if top in withdrawn and bottom not in withdrawn else top
-    Pairing.objects.create(
+    black: Entry | None = None,
+) -> Pairing:
+    """A knock-out place won without play: a bye (no opponent), or a withdrawn opponent."""
+    return Pairing.objects.create(
         tournament=tournament,
         stage=Pairing.Stage.KNOCKOUT,
-        round=round_,
-        index=index,
-        white=top,
-        black=bottom,
+        round=slot.round,
+        index=slot.index,
+        white=winner if white is None else white,
+        black=black,
         winner=winner,
         forfeit=True,
         created_at=now,
@@ -467,9 +500,9 @@ def _groups_done(tournament: Tournament, now: datetime) -> bool:
 
 def _advance_swiss(tournament: Tournament, now: datetime) -> None:
     """Pair the next round once the last one is over; after the last round, finish."""
+    if tournament.pairings.filter(stage=Pairing.Stage.SWISS, winner__isnull=True).exists():
+        return  # the round goes on (one query, on the index of open pairings)
     rounds = _pairings(tournament, Pairing.Stage.SWISS)
-    if any(p.winner_id is None for p in rounds):
-        return
     entries = _entries(tournament)
     played = max((p.round for p in rounds), default=0)
     standings = _swiss_table(tournament, entries, rounds)
@@ -594,14 +627,6 @@ def _replay(tournament: Tournament, pairing: Pairing, now: datetime) -> None:
     assert black is not None  # a bye has no match
     pairing.match = _new_match(tournament, white.player, black.player, now)
     pairing.save(update_fields=["match"])
-
-
-def _rounds_left(tournament: Tournament, round_: int) -> int:
-    """How many rounds the knock-out has from ``round_`` on, that round included."""
-    field = tournament.entries.count()
-    if tournament.format == Format.ROUND_ROBIN:
-        field = len(set(tournament.entries.values_list("group", flat=True)))
-    return max(1, (field - 1).bit_length()) - round_ + 1
 
 
 def _eliminate(entry: Entry, rounds_left: int, tournament: Tournament, now: datetime) -> None:
