@@ -12,11 +12,12 @@ import os
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from django.core.cache import cache as django_cache
-from django.db import connection
-from django.test import Client
+from django.db import connection, transaction
+from django.test import Client, override_settings
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -24,6 +25,8 @@ from tests.bot_games import BotGames
 from tests.factories import UserFactory
 
 CHROMIUM = Path("/usr/bin/chromium")
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+T = TypeVar("T")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -110,7 +113,7 @@ def _isolated_cache_and_eager_tasks(
     from backgammon.celery import app
 
     if request.node.get_closest_marker("redis") is None:
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        settings.CACHES = LOCAL_CACHE
     django_cache.clear()
     eager = request.node.get_closest_marker("celery_worker") is None
     previous = app.conf.task_always_eager
@@ -121,6 +124,34 @@ def _isolated_cache_and_eager_tasks(
         app.conf.task_always_eager = previous
         if request.node.get_closest_marker("redis") is None:
             django_cache.clear()
+
+
+def shared_by_the_module(django_db_blocker: Any, build: Callable[[], T]) -> Iterator[T]:
+    """Rows that ``build`` writes once for all the tests of a module, as Django's
+    ``setUpTestData`` writes them for a TestCase's (``yield from`` it in a module-scoped
+    fixture that the tests' ``db``-using fixtures ask for).
+
+    The rows are written in a transaction that stays open while the module's tests run:
+    each test's own transaction (the ``db`` fixture's) is then a savepoint inside it,
+    rolled back when that test ends, so every test meets the rows exactly as built, and
+    the transaction itself is rolled back after the last test (pytest ends a module's
+    fixtures before it starts another module's tests). Built as a test runs: a local
+    cache, emptied afterwards, and eager tasks (the ones queued on commit never run:
+    nothing commits). The objects given are shared: a test re-reads what it changes.
+    """
+    from backgammon.celery import app
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        previous = app.conf.task_always_eager
+        app.conf.task_always_eager = True
+        try:
+            with override_settings(CACHES=LOCAL_CACHE):
+                built = build()
+                django_cache.clear()
+        finally:
+            app.conf.task_always_eager = previous
+        yield built
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

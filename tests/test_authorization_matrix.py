@@ -64,6 +64,7 @@ from moderation.permissions import MODERATORS_GROUP
 from notifications.models import Notification
 from notifications.outbox import notify
 from notifications.unsubscribe import unsubscribe_token
+from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import scripted_dice
 from tests.stats.helpers import match_start
@@ -337,9 +338,10 @@ SCENES: dict[str, Callable[[World], None]] = {
 }
 
 
-@pytest.fixture
-def world(player: User, opponent: User, outsider: User) -> World:
+def build_world() -> World:
     now = timezone.now()
+    player, opponent = UserFactory(username="alice"), UserFactory(username="bob")
+    outsider = UserFactory(username="charlie")
     moderator = UserFactory(username="mona", is_staff=True)
     moderator.groups.add(Group.objects.get(name=MODERATORS_GROUP))
     match = match_start(player, opponent, now=now)
@@ -358,7 +360,7 @@ def world(player: User, opponent: User, outsider: User) -> World:
         recipient=on_turn, kind=Notification.Kind.YOUR_TURN, now=now, game=game, match=match
     )
     assert notification is not None
-    world = World(
+    return World(
         alice=player,
         bob=opponent,
         spectator=outsider,
@@ -370,8 +372,23 @@ def world(player: User, opponent: User, outsider: User) -> World:
         vacation=vacation,
         notification=notification,
     )
-    _on_turn(world)
-    return world
+
+
+@pytest.fixture(scope="module")
+def built_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """The world, built once for the module's tests (tests.conftest.shared_by_the_module):
+    each test meets it as built, whatever an earlier one did in its own transaction."""
+    yield from shared_by_the_module(django_db_blocker, build_world)
+
+
+@pytest.fixture
+def world(built_world: World, db: None) -> World:
+    """The module's world as built: its users and game re-read (an earlier test may have
+    changed the objects, not the rows), ``player`` the one on turn."""
+    for user in (built_world.alice, built_world.bob, built_world.spectator, built_world.moderator):
+        user.refresh_from_db()
+    _on_turn(built_world)
+    return built_world
 
 
 def fingerprint(world: World) -> tuple[object, ...]:

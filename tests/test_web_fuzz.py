@@ -17,8 +17,9 @@ one. Deterministic (``derandomize``) and bounded for CI.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -46,6 +47,7 @@ from moderation.forms import ReportForm
 from moderation.models import Report
 from notifications.models import Notification
 from notifications.unsubscribe import unsubscribe_token
+from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
 
@@ -368,32 +370,60 @@ def test_every_page_of_the_site_is_listed() -> None:
     assert not (set(TARGETS) | set(NO_INPUT)) - names, "listed pages that no longer exist"
 
 
+def build_world() -> tuple[World, SeededDice]:
+    """The world, and the dice as its play left them (the next throws of every test)."""
+    player, opponent = UserFactory(username="alice"), UserFactory(username="bob")
+    dice = SeededDice(12)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(record, "dice", dice)
+        now = timezone.now()
+        challenge = challenge_services.challenge_create(
+            challenger=player, opponent=opponent, length=3, now=now
+        )
+        match = challenge_services.challenge_accept(
+            challenge_id=challenge.pk, user=opponent, now=now
+        )
+        game = match.current_game
+        assert game is not None
+        message = chat.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
+        tomorrow = now.date() + timedelta(days=1)
+        vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
+        world = World(
+            player=player,
+            opponent=opponent,
+            match=match,
+            challenge_to_player=challenge_services.challenge_create(
+                challenger=opponent, opponent=player, now=now
+            ),
+            challenge_by_player=challenge_services.challenge_create(
+                challenger=player, opponent=None, now=now
+            ),
+            vacation=vacation,
+            message=message,
+        )
+    return world, dice
+
+
+@pytest.fixture(scope="module")
+def built_world(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[tuple[World, SeededDice]]:
+    """The world, built once for the module's tests (tests.conftest.shared_by_the_module):
+    each test meets it as built, whatever an earlier one did in its own transaction."""
+    yield from shared_by_the_module(django_db_blocker, build_world)
+
+
 @pytest.fixture
-def world(player: User, opponent: User, monkeypatch: pytest.MonkeyPatch) -> World:
-    monkeypatch.setattr(record, "dice", SeededDice(12))
-    now = timezone.now()
-    challenge = challenge_services.challenge_create(
-        challenger=player, opponent=opponent, length=3, now=now
-    )
-    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
-    game = match.current_game
-    assert game is not None
-    message = chat.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
-    tomorrow = now.date() + timedelta(days=1)
-    vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
-    return World(
-        player=player,
-        opponent=opponent,
-        match=match,
-        challenge_to_player=challenge_services.challenge_create(
-            challenger=opponent, opponent=player, now=now
-        ),
-        challenge_by_player=challenge_services.challenge_create(
-            challenger=player, opponent=None, now=now
-        ),
-        vacation=vacation,
-        message=message,
-    )
+def world(
+    built_world: tuple[World, SeededDice], db: None, monkeypatch: pytest.MonkeyPatch
+) -> World:
+    """The module's world as built, with no client signed in yet and the dice where the
+    build left them; its users re-read (an earlier test may have changed the objects)."""
+    world, dice = built_world
+    monkeypatch.setattr(record, "dice", copy.deepcopy(dice))
+    for user in (world.player, world.opponent):
+        user.refresh_from_db()
+    return replace(world, clients={})
 
 
 def stored() -> tuple[Any, ...]:
