@@ -39,6 +39,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
@@ -133,6 +134,9 @@ class World:
     challenge: Challenge
     vacation: Vacation
     notification: Notification
+    #: A signed-in session of each user, by user id: every request of a role sends its
+    #: user's (signing in again for each of the thousand requests was a fifth of the time).
+    sessions: dict[int, str] = field(default_factory=dict)
     #: Set by the scene (see ``SCENES``): who ``player`` and ``opponent`` are.
     player: User = field(init=False)
     opponent: User = field(init=False)
@@ -360,7 +364,13 @@ def build_world() -> World:
         recipient=on_turn, kind=Notification.Kind.YOUR_TURN, now=now, game=game, match=match
     )
     assert notification is not None
+    sessions = {}
+    for user in (player, opponent, outsider, moderator):
+        client = Client()
+        client.force_login(user)
+        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
     return World(
+        sessions=sessions,
         alice=player,
         bob=opponent,
         spectator=outsider,
@@ -697,10 +707,13 @@ BODY_ID_ROUTES = {"notifications/read/"}
 
 
 def _client(world: World, role: str) -> Client:
+    """A client of its own for each request, signed in (but for ``anonymous``) with the
+    session built with the world: whatever a request does to the session or the cookies
+    (a suspended player is signed out) is undone by the rollback or left in its client."""
     client = Client()
     user = world.user(role)
     if user is not None:
-        client.force_login(user)
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[user.pk]
     return client
 
 
