@@ -253,3 +253,14 @@ def player_record(user: User) -> PlayerRecord:
     return PlayerRecord(
         chouettes=seats.count(), games=totals["games"] or 0, points=totals["points"] or 0
     )
+
+
+def seats_of(user: User) -> QuerySet[Seat]:
+    """The chouettes ``user`` sat in (not those they were only invited to), each with
+    their points and games there, newest first: the player page's list."""
+    return (
+        Seat.objects.filter(player=user)
+        .exclude(status=Seat.Status.INVITED)
+        .select_related("chouette")
+        .order_by("-chouette__created_at", "-pk")
+    )

@@ -15,11 +15,14 @@ from decimal import Decimal
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Lower
+from django.urls import NoReverseMatch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bots.services import bot_matches_rated
+from chouettes import selectors as chouettes
+from chouettes.models import Chouette, Seat
 from matches.models import Game, Match, VariantChoice
 
 from .maths import INITIAL_RATING, ChiSquare, chi_square_test, percentage
@@ -225,6 +228,37 @@ def player_page_context(player: User) -> dict[str, object]:
         "player_record": record,
         "record_sections": sections,
         "rating_chart": rating_chart(record.history),
+    }
+
+
+#: How many of a player's chouettes their page lists (the newest).
+PLAYER_CHOUETTES_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class ChouetteLine:
+    """One chouette of the player page's list: the player's seat, and the page's link."""
+
+    seat: Seat
+    url: str | None
+
+
+def _chouette_url(chouette: Chouette) -> str | None:
+    """The chouette's page, or None while the site has no chouette pages (the
+    ``chouette_detail`` URL of ``chouettes.urls``): the list then names it unlinked."""
+    try:
+        return chouette.get_absolute_url()
+    except NoReverseMatch:
+        return None
+
+
+def player_chouettes_context(player: User) -> dict[str, object]:
+    """Context for the chouettes part of the player page: their chouettes, games and
+    points over every chouette they sat in, and their newest chouettes."""
+    seats = chouettes.seats_of(player)[:PLAYER_CHOUETTES_SHOWN]
+    return {
+        "chouette_record": chouettes.player_record(player),
+        "chouette_lines": [ChouetteLine(seat, _chouette_url(seat.chouette)) for seat in seats],
     }
 
 

@@ -54,12 +54,13 @@ def player_dice(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def player_detail(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public page: their matches, record, ratings and rating chart. It lives
-    here, at the top of the apps it reads (accounts, matches, stats), so that none of
-    them imports an app above it."""
+    """A player's public page: their matches, record, ratings and rating chart, and their
+    chouettes. It lives here, at the top of the apps it reads (accounts, matches,
+    chouettes, stats), so that none of them imports an app above it."""
     player = get_object_or_404(User, username=username, is_active=True)
     context: dict[str, object] = {"player": player, "matches": matches_of(player)}
     context.update(selectors.player_page_context(player))
+    context.update(selectors.player_chouettes_context(player))
     context["unavailable_bot"] = player.is_bot and not bots_available()
     return render(request, "accounts/player.html", context)
 

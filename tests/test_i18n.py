@@ -28,6 +28,7 @@ SOURCE_DIRS = (
     "moderation",
     "bots",
     "analysis",
+    "chouettes",
     "templates",
 )
 
