@@ -389,6 +389,8 @@ body): `code` is stable, `detail` is in the user's language. A body must be JSON
         "Color": ["white", "black"],
         "ChallengeStatus": "challenges.models.Challenge.Status",
         "MatchStatus": "matches.models.Match.Status",
+        "TournamentStatus": "tournaments.models.Tournament.Status",
+        "TournamentListStatus": ["upcoming", "registering", "running", "finished", "cancelled"],
         "ChouetteAction": [
             "move",
             "box_answer",

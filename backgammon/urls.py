@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/", include("bots.api_urls")),
     path("api/", include("analysis.api_urls")),
     path("api/", include("chouettes.api_urls")),
+    path("api/", include("tournaments.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),

@@ -40,7 +40,7 @@ from urllib.parse import urlencode
 import pytest
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import transaction
@@ -69,6 +69,8 @@ from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import scripted_dice
 from tests.stats.helpers import match_start
+from tournaments import services as tournaments
+from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +144,8 @@ class World:
     opponent: User = field(init=False)
     #: A chouette's scenes seat bob, dora and alice (in that order) in this one.
     chouette: Chouette | None = field(default=None, init=False)
+    #: The tournament scenes' tournament (registration open).
+    tournament: Tournament | None = field(default=None, init=False)
 
     def user(self, role: str) -> User | None:
         return {
@@ -215,6 +219,30 @@ def _finished(world: World) -> None:
         whole_match=True,
     )
     world.refresh()
+
+
+def _tournament_registering(world: World) -> None:
+    """A tournament open for registration, nobody registered yet."""
+    director = UserFactory(username="director")
+    director.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
+    now = timezone.now()
+    world.tournament = tournaments.tournament_create(
+        creator=User.objects.get(pk=director.pk),
+        now=now,
+        name="Matrix cup",
+        format="knockout",
+        starts_at=now + timedelta(days=3),
+    )
+    _on_turn(world)
+
+
+def _tournament_entered(world: World) -> None:
+    """``player`` has registered for the tournament; nobody else has."""
+    _tournament_registering(world)
+    assert world.tournament is not None
+    tournaments.tournament_register(
+        tournament_id=world.tournament.pk, user=world.player, now=timezone.now()
+    )
 
 
 def _chouette_open(world: World) -> None:
@@ -326,6 +354,8 @@ def chouette_ply(**more: object) -> Callable[[World], dict[str, object]]:
 
 
 SCENES: dict[str, Callable[[World], None]] = {
+    "tournament_registering": _tournament_registering,
+    "tournament_entered": _tournament_entered,
     "chouette_open": _chouette_open,
     "chouette_ready": _chouette_ready,
     "chouette_team_on_roll": _chouette_team_on_roll,
@@ -424,6 +454,7 @@ def fingerprint(world: World) -> tuple[object, ...]:
         Decision.objects.count(),
         ChouetteMessage.objects.count(),
         Suggestion.objects.count(),
+        list(Entry.objects.values_list("pk", "status").order_by("pk")),
     )
 
 
@@ -487,6 +518,11 @@ def the_message(w: World) -> dict[str, object]:
 
 def the_game(w: World) -> dict[str, object]:
     return {"game": w.game.pk}
+
+
+def tournament_pk(w: World) -> dict[str, object]:
+    assert w.tournament is not None
+    return {"pk": w.tournament.pk}
 
 
 def chouette_pk(w: World) -> dict[str, object]:
@@ -635,6 +671,18 @@ CHECKS: list[Check] = [
           chouette_pk, scene="chouette_box_doubled", body=chouette_ply(take=False)),
     Check("api/chouettes/<object_id:pk>/suggest", "POST", (401, 403, 403, 200, S, 403),
           chouette_pk, scene="chouette_team_moving", body=chouette_board_play),
+    # ---- tournaments: public to read; anyone signed in registers, and withdraws their own.
+    Check("api/tournaments/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),
+          tournament_pk, scene="tournament_entered"),
+    *[
+        Check(f"api/tournaments/<object_id:pk>/{action}", "GET", (401, 405, 405, 405, S, 405),
+              tournament_pk, scene="tournament_registering")
+        for action in ("register", "withdraw")
+    ],
+    Check("api/tournaments/<object_id:pk>/register", "POST", (401, 200, 200, 409, S, 200),
+          tournament_pk, scene="tournament_entered"),
+    Check("api/tournaments/<object_id:pk>/withdraw", "POST", (401, 404, 404, 200, S, 404),
+          tournament_pk, scene="tournament_entered"),
     # ---- challenges: ``player`` challenged ``opponent``.
     Check("challenges/<int:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),

@@ -1,0 +1,53 @@
+"""The tournaments API: the filtered list, a tournament with its standings and pairings,
+registering and withdrawing, and the refusals as JSON errors that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+from tests.matches.api_helpers import snapshot, token_client
+from tournaments import services
+
+from .helpers import NOW, START, moderator, run
+
+pytestmark = pytest.mark.django_db
+
+
+def test_list_detail_register_and_withdraw(monkeypatch: pytest.MonkeyPatch) -> None:
+    running, _ = run(monkeypatch, "swiss", 6, rounds=3, min_players=4)
+    upcoming = services.tournament_create(
+        creator=moderator(),
+        now=NOW,
+        name="Next week",
+        format="knockout",
+        starts_at=START,
+        length=7,
+    )
+    client = APIClient()
+    listed = client.get("/api/tournaments/?status=upcoming").json()
+    assert [t["name"] for t in listed] == ["Next week"]
+    assert [t["id"] for t in client.get("/api/tournaments/?type=swiss").json()] == [running.pk]
+    assert client.get("/api/tournaments/?length=7").json()[0]["id"] == upcoming.pk
+    bad = client.get("/api/tournaments/?length=30")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+
+    detail = client.get(f"/api/tournaments/{running.pk}/").json()
+    assert (detail["round"], detail["rounds"], detail["players"]) == (1, 3, 6)
+    assert len(detail["pairings"]) == 3 and all(p["match"] for p in detail["pairings"])
+    assert [row["rank"] for row in detail["standings"]] == [1, 2, 3, 4, 5, 6]
+
+    newcomer = token_client(UserFactory(username="newcomer"))
+    registered = newcomer.post(f"/api/tournaments/{upcoming.pk}/register")
+    assert registered.status_code == 200 and registered.json()["players"] == 1
+    before = snapshot()
+    again = newcomer.post(f"/api/tournaments/{upcoming.pk}/register")
+    assert (again.status_code, again.json()["code"]) == (409, "registered")
+    closed = newcomer.post(f"/api/tournaments/{running.pk}/register")
+    assert (closed.status_code, closed.json()["code"]) == (409, "closed")
+    assert snapshot() == before
+    withdrawn = newcomer.post(f"/api/tournaments/{upcoming.pk}/withdraw")
+    assert withdrawn.status_code == 200 and withdrawn.json()["players"] == 0
+    assert APIClient().post(f"/api/tournaments/{upcoming.pk}/register").status_code == 401
+    assert client.get(f"/api/tournaments/{upcoming.pk + 99}/").status_code == 404

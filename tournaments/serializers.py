@@ -1,0 +1,112 @@
+"""The tournaments API's bodies."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from matches.serializers import PlayerSerializer
+
+from .models import Format, Tournament
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    players = serializers.IntegerField(help_text="Players registered.")
+    winner = serializers.CharField(source="winner.username", allow_null=True, default=None)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "description",
+            "format",
+            "length",
+            "variant",
+            "days_per_move",
+            "time_bank_days",
+            "rated",
+            "min_players",
+            "max_players",
+            "rating_min",
+            "rating_max",
+            "invitation_only",
+            "rounds",
+            "group_size",
+            "knockout_after",
+            "status",
+            "registration_opens_at",
+            "starts_at",
+            "started_at",
+            "finished_at",
+            "cancel_reason",
+            "players",
+            "winner",
+        ]
+        read_only_fields = fields
+
+
+class TournamentQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["upcoming", *Tournament.Status.values],
+        required=False,
+        help_text="`upcoming`: open for registration.",
+    )
+    # Not ``format``: DRF reads that query parameter as the response's format.
+    type = serializers.ChoiceField(choices=Format.values, required=False, help_text="The format.")
+    length = serializers.IntegerField(min_value=1, max_value=21, required=False)
+
+
+class EntrySerializer(serializers.Serializer):
+    player = PlayerSerializer(source="entry.player")
+    status = serializers.CharField(source="entry.status")
+    seed = serializers.IntegerField(source="entry.seed", allow_null=True)
+    rating = serializers.FloatField(source="entry.rating")
+    group = serializers.IntegerField(source="entry.group", allow_null=True)
+    rank = serializers.IntegerField(help_text="The place now (0 while not known).")
+    score = serializers.IntegerField(help_text="Swiss: score; round-robin: match wins.")
+    detail = serializers.DictField(
+        child=serializers.IntegerField(), help_text="The format's tiebreaks."
+    )
+
+
+class TournamentPairingSerializer(serializers.Serializer):
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    index = serializers.IntegerField()
+    white = serializers.CharField(source="white.player.username")
+    black = serializers.CharField(source="black.player.username", allow_null=True, default=None)
+    winner = serializers.CharField(source="winner.player.username", allow_null=True, default=None)
+    match = serializers.IntegerField(source="match_id", allow_null=True)
+    forfeit = serializers.BooleanField()
+    white_points = serializers.IntegerField()
+    black_points = serializers.IntegerField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The highest round paired so far.")
+    rounds = serializers.IntegerField(help_text="The rounds of the format (0 before the start).")
+    standings = EntrySerializer(many=True)
+    pairings = TournamentPairingSerializer(many=True)
+
+
+__all__ = [
+    "EntrySerializer",
+    "TournamentDetailSerializer",
+    "StandingsSerializer",
+    "TournamentPairingSerializer",
+    "TournamentQuerySerializer",
+    "TournamentSerializer",
+]
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    """A tournament with its progress, standings and pairings."""
+
+    round = serializers.IntegerField(help_text="The highest round paired so far.")
+    rounds = serializers.IntegerField(help_text="The format's rounds (0 before the start).")
+    standings = EntrySerializer(many=True)
+    pairings = TournamentPairingSerializer(many=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "round", "rounds", "standings", "pairings"]
+        read_only_fields = fields
