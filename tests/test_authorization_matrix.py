@@ -677,9 +677,9 @@ CHECKS: list[Check] = [
     *[
         Check(f"api/tournaments/<object_id:pk>/{action}", "GET", (401, 405, 405, 405, S, 405),
               tournament_pk, scene="tournament_registering")
-        for action in ("register", "withdraw")
+        for action in ("enter", "withdraw")
     ],
-    Check("api/tournaments/<object_id:pk>/register", "POST", (401, 200, 200, 409, S, 200),
+    Check("api/tournaments/<object_id:pk>/enter", "POST", (401, 200, 200, 409, S, 200),
           tournament_pk, scene="tournament_entered"),
     Check("api/tournaments/<object_id:pk>/withdraw", "POST", (401, 404, 404, 200, S, 404),
           tournament_pk, scene="tournament_entered"),

@@ -91,7 +91,7 @@ class TournamentRegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        operation_id="tournaments_register",
+        operation_id="tournaments_enter",
         parameters=[OBJECT_ID],
         request=None,
         description="Register for the tournament, while registration is open (within its "

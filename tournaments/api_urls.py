@@ -10,9 +10,9 @@ urlpatterns = [
     path("tournaments/", api.TournamentListView.as_view(), name="api_tournaments"),
     path("tournaments/<object_id:pk>/", api.TournamentDetailView.as_view(), name="api_tournament"),
     path(
-        "tournaments/<object_id:pk>/register",
+        "tournaments/<object_id:pk>/enter",
         api.TournamentRegisterView.as_view(),
-        name="api_tournament_register",
+        name="api_tournament_enter",
     ),
     path(
         "tournaments/<object_id:pk>/withdraw",

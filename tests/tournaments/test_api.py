@@ -39,15 +39,15 @@ def test_list_detail_register_and_withdraw(monkeypatch: pytest.MonkeyPatch) -> N
     assert [row["rank"] for row in detail["standings"]] == [1, 2, 3, 4, 5, 6]
 
     newcomer = token_client(UserFactory(username="newcomer"))
-    registered = newcomer.post(f"/api/tournaments/{upcoming.pk}/register")
+    registered = newcomer.post(f"/api/tournaments/{upcoming.pk}/enter")
     assert registered.status_code == 200 and registered.json()["players"] == 1
     before = snapshot()
-    again = newcomer.post(f"/api/tournaments/{upcoming.pk}/register")
+    again = newcomer.post(f"/api/tournaments/{upcoming.pk}/enter")
     assert (again.status_code, again.json()["code"]) == (409, "registered")
-    closed = newcomer.post(f"/api/tournaments/{running.pk}/register")
+    closed = newcomer.post(f"/api/tournaments/{running.pk}/enter")
     assert (closed.status_code, closed.json()["code"]) == (409, "closed")
     assert snapshot() == before
     withdrawn = newcomer.post(f"/api/tournaments/{upcoming.pk}/withdraw")
     assert withdrawn.status_code == 200 and withdrawn.json()["players"] == 0
-    assert APIClient().post(f"/api/tournaments/{upcoming.pk}/register").status_code == 401
+    assert APIClient().post(f"/api/tournaments/{upcoming.pk}/enter").status_code == 401
     assert client.get(f"/api/tournaments/{upcoming.pk + 99}/").status_code == 404
