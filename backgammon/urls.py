@@ -39,6 +39,7 @@ urlpatterns = [
     path("", include("chouettes.export_urls")),  # chouettes/<id>/games/<n>/export.mat
     path("", include("analysis.urls")),  # matches/<id>/analysis/… (issue 15)
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
+    path("chouettes/", include("chouettes.urls")),  # issue 16
     path("", include("challenges.urls")),
     path("", include("matches.urls")),
     path("", include("stats.urls")),

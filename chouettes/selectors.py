@@ -12,13 +12,15 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from gammon import chouette as rules
 from matches.models import Game
 
 from .models import Chouette, ChouetteGame, Decision, Message, Result, Seat, Suggestion
+from .state import apply as apply_decision
 from .state import cube_side
+from .state import start as start_side
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -264,3 +266,40 @@ def seats_of(user: User) -> QuerySet[Seat]:
         .select_related("chouette")
         .order_by("-chouette__created_at", "-pk")
     )
+
+
+def chouettes_finished(limit: int = 10) -> QuerySet[Chouette]:
+    """The chouettes that ended most recently."""
+    return (
+        Chouette.objects.filter(status=Chouette.Status.FINISHED)
+        .select_related("creator")
+        .order_by("-finished_at")[:limit]
+    )
+
+
+def with_seated(chouettes: QuerySet[Chouette]) -> QuerySet[Chouette]:
+    """``chouettes`` with ``seated``: how many players sit in each (one query for a list)."""
+    return chouettes.annotate(seated=Count("seats", filter=Q(seats__status=Seat.Status.SEATED)))
+
+
+@dataclass(frozen=True)
+class Captaincy:
+    """Who captained the team from which point of the record."""
+
+    player_id: int
+    #: The board's ply from which they captained (0: from the start of the game).
+    from_ply: int
+    #: The captain before them, who dropped the box's double (None for the first).
+    after: int | None
+
+
+def captains_of(game: ChouetteGame) -> list[Captaincy]:
+    """The captains of ``game`` in order: the first, then whoever took the seat when the
+    captain dropped the box's double (read off the record, as the cube side is)."""
+    state = start_side(game)
+    captains = [Captaincy(state.captain, 0, None)]
+    for decision in decisions_of(game):
+        state = apply_decision(state, decision)
+        if state.members and state.active and state.captain != captains[-1].player_id:
+            captains.append(Captaincy(state.captain, decision.ply, captains[-1].player_id))
+    return captains

@@ -359,11 +359,15 @@ def board_svg(
 
 def board_viewer(match: Match, user: object) -> dict[str, Any]:
     """``viewer_color`` and ``home_side`` for ``user`` (a visitor is None or anonymous):
-    a player sees the board from their side, everyone else from White's."""
+    a player sees the board from their side, everyone else from White's; on a chouette's
+    board from the team's (Black's), whose members read and suggest the captain's plays
+    in its notation."""
     color = match.color_of(user)
+    if color is None:
+        color = Color.BLACK if match.chouette else Color.WHITE
     signed_in = bool(getattr(user, "is_authenticated", False))
     return {
-        "viewer_color": color if color is not None else Color.WHITE,
+        "viewer_color": color,
         "home_side": getattr(user, "board_side", "right") if signed_in else "right",
     }
 

@@ -71,11 +71,24 @@ def game_actions(game: Game, user: object) -> list[str]:
 
     ``roll``, ``double``, ``move``, ``take``, ``drop``, ``resign``,
     ``offer_draw``, ``accept_draw``, ``decline_draw``.
+
+    A chouette's board offers its two players the roll, the move and resigning: its cube
+    and draws go through the chouette (the services here refuse them, code
+    ``chouette``), and nothing is played on it while it is held for the team.
     """
     match = game.match
     color = match.color_of(user)
     if color is None or game.is_finished or match.status != Match.Status.PLAYING:
         return []
+    if match.chouette:
+        if game.held:
+            return []
+        on_turn = game.turn == int(color)
+        if on_turn and game.state == Game.State.ROLLING:
+            return ["roll", "resign"]
+        if on_turn and game.state == Game.State.MOVING:
+            return ["move", "resign"]
+        return ["resign"]
     actions: list[str] = []
     if game.turn == int(color):
         if game.state == Game.State.ROLLING:

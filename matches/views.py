@@ -258,6 +258,12 @@ def _board_view(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
 
 
+def game_page(request: HttpRequest, game: Game, *, status: int = 200) -> HttpResponse:
+    """The game page as it stands, with ``status``: what a page of another app shows after
+    refusing a form of the game page (a chouette's panel), the refusal in ``messages``."""
+    return _render_game(request, game, status=status)
+
+
 def _render_game(
     request: HttpRequest,
     game: Game,
@@ -449,6 +455,8 @@ def _status_line(game: Game) -> str:
         return _finished_text(game)
     if match.status != Match.Status.PLAYING:
         return _("The match is over.")
+    if game.held:  # a chouette's board, while its team decides off the board
+        return _("The board waits for the team's decision: nothing can be played on it now.")
     if game.state == Game.State.DOUBLED:
         return _("%(name)s must take or drop a double to %(value)s.") % {
             "name": name,
@@ -472,7 +480,7 @@ def _banner(game: Game, color: Color | None, actions: list[str]) -> str:
     Spectators (``color`` None) read who is to do what, with names and colours.
     """
     match = game.match
-    if game.is_finished or match.status != Match.Status.PLAYING:
+    if game.is_finished or match.status != Match.Status.PLAYING or game.held:
         return _status_line(game)
     on_turn = match.player(game.turn_color)
     name = getattr(on_turn, "public_name", str(on_turn))
@@ -729,6 +737,8 @@ def game_messages_context(game: Game, user: Any, *, shown: bool) -> dict[str, An
         return {"game_messages": None}
     if shown:
         game_shown.send(sender=Game, game=game, user=user, now=timezone.now())
+    if game.match.chouette:  # its players talk in the chouette's chat (its panel)
+        return {"game_messages": None}
     return {
         "game_messages": rows,
         "message_max_length": GameMessage.MAX_LENGTH,

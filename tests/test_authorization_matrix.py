@@ -525,6 +525,10 @@ def tournament_pk(w: World) -> dict[str, object]:
     return {"pk": w.tournament.pk}
 
 
+def chouette_id(w: World) -> dict[str, object]:
+    return {"chouette_id": chouette_pk(w)["pk"]}
+
+
 def chouette_pk(w: World) -> dict[str, object]:
     assert w.chouette is not None
     return {"pk": w.chouette.pk}
@@ -683,6 +687,43 @@ CHECKS: list[Check] = [
           tournament_pk, scene="tournament_entered"),
     Check("api/tournaments/<object_id:pk>/withdraw", "POST", (401, 404, 404, 200, S, 404),
           tournament_pk, scene="tournament_entered"),
+    # ---- the chouette pages: the session page is public, as a match is; its forms are
+    # the API's decisions, for the same players (a refusal is the page with its status).
+    Check("chouettes/<int:chouette_id>/", "GET", (200, 200, 200, 200, S, 200), chouette_id,
+          scene="chouette_team_on_roll"),
+    Check("chouettes/<int:chouette_id>/games/<int:number>/", "GET",
+          (302, 302, 302, 302, S, 302), lambda w: {**chouette_id(w), "number": 1},
+          scene="chouette_team_on_roll"),
+    *[
+        Check(f"chouettes/<int:chouette_id>/{action}", "GET", (405, 405, 405, 405, S, 405),
+              chouette_id, scene="chouette_open")
+        for action in ("join", "leave", "start", "invite", "cube", "suggest", "messages")
+    ],
+    Check("chouettes/<int:chouette_id>/join", "POST", (L, 403, 409, 302, S, 403), chouette_id,
+          scene="chouette_open"),
+    Check("chouettes/<int:chouette_id>/invite", "POST", (L, 403, 403, 302, S, 403),
+          chouette_id, scene="chouette_ready", body=lambda w: {"invite": "charlie"}),
+    Check("chouettes/<int:chouette_id>/start", "POST", (L, 403, 403, 302, S, 403),
+          chouette_id, scene="chouette_ready"),
+    Check("chouettes/<int:chouette_id>/leave", "POST", (L, 403, 302, 302, S, 403),
+          chouette_id, scene="chouette_team_on_roll"),
+    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+          scene="chouette_team_on_roll", body=chouette_ply(action="propose"),
+          label=" propose"),
+    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+          scene="chouette_vote", body=chouette_ply(action="vote_yes"), label=" vote"),
+    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+          scene="chouette_team_doubled", body=chouette_ply(action="box_take"),
+          label=" box take"),
+    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+          scene="chouette_box_on_roll", body=chouette_ply(action="box_double"),
+          label=" box double"),
+    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+          scene="chouette_box_doubled", body=chouette_ply(action="drop"), label=" answer"),
+    Check("chouettes/<int:chouette_id>/suggest", "POST", (L, 403, 403, 302, S, 403),
+          chouette_id, scene="chouette_team_moving", body=chouette_board_play),
+    Check("chouettes/<int:chouette_id>/messages", "POST", (L, 403, 302, 302, S, 403),
+          chouette_id, scene="chouette_team_on_roll", body=lambda w: {"text": "Hello all"}),
     # ---- challenges: ``player`` challenged ``opponent``.
     Check("challenges/<int:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),

@@ -39,6 +39,17 @@ from accounts.models import User
 from challenges import services as challenge_services
 from challenges.forms import ChallengeForm
 from challenges.models import Challenge
+from chouettes import models as chouette_models
+from chouettes import selectors as chouette_selectors
+from chouettes import services as chouette_services
+from chouettes.forms import (
+    CUBE_ACTIONS,
+    ChouetteForm,
+    CubeForm,
+    InviteForm,
+    MessageForm,
+    SuggestForm,
+)
 from matches import chat, clock, record, selectors
 from matches.forms import GameActionForm, GameMessageForm
 from matches.models import Game, GameMessage, Match, Vacation
@@ -132,6 +143,22 @@ class World:
     vacation: Vacation
     message: GameMessage
     clients: dict[int, Client] = field(default_factory=dict)
+    started_chouette: chouette_models.Chouette | None = None
+
+    @property
+    def chouette(self) -> chouette_models.Chouette:
+        """A chouette in play (the player in the box, bob captain, cy in line), made for
+        the chouette pages' tests only."""
+        if self.started_chouette is None:
+            now = timezone.now()
+            chouette = chouette_services.chouette_create(
+                creator=self.player, now=now, places_from_dice=False
+            )
+            for user in (self.opponent, UserFactory(username="cy")):
+                chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+            chouette_services.chouette_start(chouette_id=chouette.pk, user=self.player, now=now)
+            self.started_chouette = chouette
+        return self.started_chouette
 
     def client_for(self, user: User) -> Client:
         """The user's client, signed in once: again only after a request signed it out
@@ -146,6 +173,14 @@ class World:
         game = Game.objects.filter(match=self.match).order_by("-number").first()
         assert game is not None
         return game
+
+    def chouette_board(self) -> Game:
+        return Game.objects.get(match__chouette_game__chouette=self.chouette)
+
+    def chouette_awaited(self) -> User:
+        """Whoever the chouette's game waits for, so that aimed cube decisions really run."""
+        panel = chouette_selectors.panel(self.chouette, None)
+        return panel.awaited[0].seat.player if panel.awaited else self.player
 
     def on_turn(self) -> User:
         """Whoever must act in the live game, so that aimed game actions really run."""
@@ -206,6 +241,7 @@ class Target:
 GAME = object_id(lambda w: w.game.pk)
 MATCH = object_id(lambda w: w.match.pk)
 USERNAME = named("bob")
+CHOUETTE = object_id(lambda w: w.chouette.pk)
 
 TARGETS: dict[str, Target] = {
     # matches
@@ -241,6 +277,33 @@ TARGETS: dict[str, Target] = {
     # analysis (the match page's button, and the progress it polls)
     "analysis_request": Target("/matches/{id}/analysis/request", {"id": MATCH}, get=False),
     "analysis_progress": Target("/matches/{id}/analysis/progress", {"id": MATCH}, post=False),
+    # chouettes
+    "chouette_new": Target("/chouettes/new", form=ChouetteForm),
+    "chouette_detail": Target("/chouettes/{id}/", {"id": CHOUETTE}, post=False),
+    "chouette_join": Target("/chouettes/{id}/join", {"id": CHOUETTE}, get=False),
+    "chouette_leave": Target("/chouettes/{id}/leave", {"id": CHOUETTE}, get=False),
+    "chouette_start": Target("/chouettes/{id}/start", {"id": CHOUETTE}, get=False),
+    "chouette_invite": Target(
+        "/chouettes/{id}/invite", {"id": CHOUETTE}, form=InviteForm, get=False
+    ),
+    "chouette_cube": Target("/chouettes/{id}/cube", {"id": CHOUETTE}, form=CubeForm, get=False),
+    "chouette_suggest": Target(
+        "/chouettes/{id}/suggest", {"id": CHOUETTE}, form=SuggestForm, get=False
+    ),
+    "chouette_message_post": Target(
+        "/chouettes/{id}/messages", {"id": CHOUETTE}, form=MessageForm, get=False
+    ),
+    "chouette_game": Target(
+        "/chouettes/{id}/games/{number}/",
+        {"id": CHOUETTE, "number": object_id(lambda w: 1)},
+        post=False,
+    ),
+    "chouette_game_export_mat": Target(
+        "/chouettes/{id}/games/{number}/export.mat",
+        {"id": CHOUETTE, "number": object_id(lambda w: 1)},
+        query=("header",),
+        post=False,
+    ),
     "vacations": Target("/vacations/", form=VacationForm),
     "vacation_cancel": Target(
         "/vacations/{id}/cancel/", {"id": object_id(lambda w: w.vacation.pk)}, get=False
@@ -304,6 +367,7 @@ NO_INPUT = {
     "dashboard": "/dashboard/",
     "next_game": "/next/",
     "challenge_list": "/challenges/",
+    "chouette_list": "/chouettes/",
     "stats_site": "/stats/",
     "stats_dice": "/stats/dice/",
     "bot_list": "/computer/",
@@ -437,6 +501,11 @@ def stored() -> tuple[Any, ...]:
         list(Report.objects.order_by("pk").values()),
         list(GameMessage.objects.order_by("pk").values("pk", "text", "hidden")),
         Notification.objects.count(),
+        list(chouette_models.Chouette.objects.order_by("pk").values()),
+        list(chouette_models.Seat.objects.order_by("pk").values()),
+        list(chouette_models.Decision.objects.order_by("pk").values()),
+        list(chouette_models.Message.objects.order_by("pk").values("pk", "text", "team")),
+        list(chouette_models.Suggestion.objects.order_by("pk").values()),
     )
 
 
@@ -449,6 +518,15 @@ def aim(world: World, name: str, values: dict[str, Any], *, action: str, play: i
         values.update(action=action, ply=str(game.ply), confirm="on")
         if plays and play % 2:
             values["play"] = plays[play % len(plays)]
+    if name in ("chouette_cube", "chouette_suggest"):
+        board = world.chouette_board()
+        values["ply"] = str(board.ply)
+        if name == "chouette_cube":
+            values["action"] = CUBE_ACTIONS[play % len(CUBE_ACTIONS)]
+        elif board.dice and play % 2:
+            plays = selectors.game_plays(board)
+            if plays:
+                values["play"] = str(plays[play % len(plays)])
     if name == "report_new" and "message" in values:
         values["message"] = str(world.message.pk)
 
@@ -459,7 +537,13 @@ def send(world: World, name: str, method: str, url: str, values: dict[str, Any])
     if target.anonymous:
         client = Client()
     else:
-        client = world.client_for(world.on_turn() if name == "game_detail" else world.player)
+        if name == "game_detail":
+            user = world.on_turn()
+        elif name in ("chouette_cube", "chouette_suggest"):
+            user = world.chouette_awaited()
+        else:
+            user = world.player
+        client = world.client_for(user)
     before = stored()
     response = getattr(client, method)(url, values)
     shown = {
@@ -487,7 +571,12 @@ def test_every_hostile_value_in_every_field_of_every_page(name: str, world: Worl
             names = post_fields(name) if method == "post" else target.query
             values = {key: value for key in names}
             send(world, name, method, real, values)
-            if method == "post" and name in ("game_detail", "report_new"):
+            if method == "post" and name in (
+                "game_detail",
+                "report_new",
+                "chouette_cube",
+                "chouette_suggest",
+            ):
                 aim(world, name, values, action="move", play=1)
                 send(world, name, method, real, values)
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from bots.services import bots_create
 from challenges import services as challenge_services
+from chouettes import services as chouette_services
 from gammon import FixedDice
 from matches import record
 from tests.factories import UserFactory
@@ -35,7 +36,8 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
     alice = UserFactory(username="alice", language=locale)
     bob = UserFactory(username="bob", language=locale)
     bots_create()  # the computer players: on /computer/ and in the challenge form
-    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
+    # The match's opening, then the chouette board's (its captain, alice, moves first).
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1), 1, 3]))
     monkeypatch.setattr(challenge_services.secrets, "randbelow", lambda n: 0)
     now = timezone.now()
     challenge = challenge_services.challenge_create(
@@ -44,6 +46,11 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
     match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
     game = match.current_game
     assert game is not None and game.turn_color.name == "WHITE"  # alice must move
+    # A chouette: bob in the box, alice his first captain, carol next in line.
+    chouette = chouette_services.chouette_create(creator=bob, now=now, places_from_dice=False)
+    for user in (alice, UserFactory(username="carol", language=locale)):
+        chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+    board = chouette_services.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
 
     pages = {
         None: ["/"],
@@ -56,6 +63,9 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
             "/players/",
             "/players/bob/",
             "/computer/",
+            "/chouettes/new",
+            f"/chouettes/{chouette.pk}/",
+            f"/games/{board.match.games.get().pk}/",  # the captain's, with the chouette panel
         ],
     }
     blocking: list[str] = []
