@@ -45,6 +45,8 @@ from chouettes.models import Chouette
 from chouettes.models import Message as ChouetteMessage
 from matches.admin import GameMessageAdmin, MatchAdmin, message_context_html
 from matches.models import GameMessage, Match
+from tournaments.admin import TournamentAdmin
+from tournaments.models import Tournament
 
 from . import selectors, services
 from .forms import (
@@ -52,6 +54,7 @@ from .forms import (
     ExtendDeadlineForm,
     ReasonForm,
     RemovePlayerForm,
+    ReplacePlayerForm,
     ReportCloseForm,
     SuspendForm,
 )
@@ -451,6 +454,56 @@ class ModeratedChouetteMessageAdmin(ActionViewsMixin, ChouetteMessageAdmin):
             moderator=moderator, message=obj, reason=form.cleaned_data["reason"], now=timezone.now()
         )
         return str(_("The message has been hidden."))
+
+
+# --------------------------------------------------------------------------- tournaments
+
+admin.site.unregister(Tournament)
+
+
+def _player(username: str) -> User:
+    player = User.objects.filter(username=username.strip()).first()
+    if player is None:
+        raise ServiceError(_("No player has that username."))
+    return player
+
+
+@admin.register(Tournament)
+class ModeratedTournamentAdmin(ActionViewsMixin, TournamentAdmin):
+    """``tournaments``' admin, plus the moderators' actions: cancel the tournament, and
+    replace a player before their first match is under way. A tournament match is
+    adjudicated on its match's page (its end advances the tournament)."""
+
+    change_form_template = "admin/moderation/change_form.html"
+    object_actions = [
+        ("cancel", _("Cancel the tournament"), "tournaments.manage_tournament", ReasonForm),
+        (
+            "replace-player",
+            _("Replace a player"),
+            "tournaments.manage_tournament",
+            ReplacePlayerForm,
+        ),
+    ]
+
+    def action_available(self, name: str, obj: Any) -> bool:
+        return obj.status in (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
+
+    def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
+        data = form.cleaned_data
+        if name == "cancel":
+            services.tournament_cancel(
+                moderator=moderator, tournament=obj, reason=data["reason"], now=timezone.now()
+            )
+            return str(_("The tournament has been cancelled."))
+        services.tournament_replace_player(
+            moderator=moderator,
+            tournament=obj,
+            player=_player(data["username"]),
+            replacement=_player(data["replacement"]),
+            reason=data["reason"],
+            now=timezone.now(),
+        )
+        return str(_("The player has been replaced."))
 
 
 # --------------------------------------------------------------------------- moderation rows

@@ -42,6 +42,14 @@ class RemovePlayerForm(ReasonForm):
     field_order = ["username", "reason"]
 
 
+class ReplacePlayerForm(ReasonForm):
+    username = forms.CharField(label=_("Player"), max_length=150, help_text=_("Their username."))
+    replacement = forms.CharField(
+        label=_("Replacement"), max_length=150, help_text=_("The new player's username.")
+    )
+    field_order = ["username", "replacement", "reason"]
+
+
 class AdjudicateForm(ReasonForm):
     decision = forms.ChoiceField(label=_("Decision"), choices=Decision.CHOICES)
     field_order = ["decision", "reason"]

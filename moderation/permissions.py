@@ -2,14 +2,16 @@
 
 Views of players, matches, games, their records and messages, vacations, the
 notification outbox and time-out warnings, reports, warnings, suspensions and the audit
-log; chouettes, their seats, games and messages; changing reports (resolve or dismiss);
+log; chouettes, their seats, games and messages; tournaments, their entries and pairings;
+changing reports (resolve or dismiss); running tournaments and their schedules;
 and the custom permissions for the actions. No change permission on users, groups or permissions,
 and none on matches, games or their record: moderators change those only through
 the moderation services (adjudicate, extend a deadline, hide a message, remove a
 player from a chouette).
 
 The group is set to this list by migrations (``0002_moderators_group``, then
-``0003_moderators_chouettes`` once the chouettes app's permissions exist): a change to
+``0003_moderators_chouettes`` and ``0004_moderators_tournaments`` once those apps'
+permissions exist): a change to
 the list needs a migration that sets it again (``set_group_permissions``).
 """
 
@@ -42,4 +44,11 @@ MODERATOR_PERMISSIONS = (
     "chouettes.view_message",
     "chouettes.moderate_chouette",
     "chouettes.hide_message",
+    "tournaments.view_tournament",
+    "tournaments.view_entry",
+    "tournaments.view_pairing",
+    "tournaments.view_schedule",
+    "tournaments.add_schedule",
+    "tournaments.change_schedule",
+    "tournaments.manage_tournament",
 )

@@ -29,6 +29,8 @@ from matches import chat, moderator_actions
 from matches.models import Game, GameMessage, Match
 from notifications.models import Notification
 from notifications.outbox import notify
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Tournament
 
 from .models import AuditEntry, Report, Suspension, Warning
 from .selectors import may_read_messages, suspensions_in_force
@@ -605,3 +607,69 @@ __all__ = [
     "user_suspend",
     "user_warn",
 ]
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@transaction.atomic
+def tournament_cancel(
+    *, moderator: User, tournament: Tournament, reason: str, now: datetime
+) -> Tournament:
+    """Cancel ``tournament``: its matches in play are cancelled as if never played, and
+    every player is told (by the tournament's own notice)."""
+    reason = _reason(reason)
+    tournament = tournament_services.tournament_cancel(
+        tournament_id=tournament.pk, reason=reason, now=now
+    )
+    audit(
+        actor=moderator,
+        action="moderation.tournament.cancelled",
+        reason=reason,
+        now=now,
+        target=tournament,
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_replace_player(
+    *,
+    moderator: User,
+    tournament: Tournament,
+    player: User,
+    replacement: User,
+    reason: str,
+    now: datetime,
+) -> Entry:
+    """Put ``replacement`` in ``player``'s place before their first match is under way;
+    both are told."""
+    reason = _reason(reason)
+    _check_target(moderator, player)
+    entry = tournament_services.entry_replace(
+        tournament_id=tournament.pk, player=player, by=replacement, now=now
+    )
+    audit(
+        actor=moderator,
+        action="moderation.tournament.player_replaced",
+        reason=reason,
+        now=now,
+        target_user=player,
+        target=tournament,
+        data={"entry": entry.pk, "replacement": replacement.pk},
+    )
+    values = {"name": tournament.name, "reason": reason}
+    _tell(
+        player,
+        lambda: (
+            _("The moderators have replaced you in the tournament %(name)s. Reason: %(reason)s")
+            % values
+        ),
+        now=now,
+    )
+    _tell(
+        replacement,
+        lambda: _("The moderators have entered you in the tournament %(name)s.") % values,
+        now=now,
+    )
+    return entry

@@ -679,7 +679,8 @@ def tournament_cancel(*, tournament_id: int, reason: str, now: datetime) -> Tour
 @transaction.atomic
 def entry_replace(*, tournament_id: int, player: User, by: User, now: datetime) -> Entry:
     """Put ``by`` in ``player``'s place, before ``player`` has played a move of their
-    first match (it is started again with ``by``). The caller audits it."""
+    first match: it is cancelled, and :func:`pairing_finished` (from ``match_cancelled``)
+    starts it again with ``by``. The caller audits it."""
     entry = Entry.objects.filter(tournament_id=tournament_id, player=player).first()
     if entry is None:
         raise NotFound(_("That player is not in this tournament."))

@@ -1,14 +1,12 @@
-"""The ``moderators`` group gets the chouettes' permissions: it is set again to exactly
-``moderation.permissions.MODERATOR_PERMISSIONS``, now that the chouettes app's exist."""
+"""The ``moderators`` group gets the chouettes' permissions (``PERMISSIONS_0003``)."""
 
 from django.db import migrations
 
-from moderation.migrations._group import PERMISSIONS_0002, set_group_permissions
-from moderation.permissions import MODERATOR_PERMISSIONS
+from moderation.migrations._group import PERMISSIONS_0002, PERMISSIONS_0003, set_group_permissions
 
 
 def set_group(apps, schema_editor):
-    set_group_permissions(apps, MODERATOR_PERMISSIONS)
+    set_group_permissions(apps, PERMISSIONS_0003)
 
 
 def back(apps, schema_editor):

@@ -32,6 +32,18 @@ PERMISSIONS_0002 = (
 )
 
 
+#: The group's permissions as 0003_moderators_chouettes set them.
+PERMISSIONS_0003 = (
+    *PERMISSIONS_0002,
+    "chouettes.view_chouette",
+    "chouettes.view_seat",
+    "chouettes.view_chouettegame",
+    "chouettes.view_message",
+    "chouettes.moderate_chouette",
+    "chouettes.hide_message",
+)
+
+
 def set_group_permissions(apps, names: Iterable[str]) -> None:
     """Create the group if needed and give it exactly the permissions ``names``."""
     # Permissions are normally created after all migrations (post_migrate): make them now.

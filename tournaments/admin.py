@@ -1,0 +1,69 @@
+"""Tournaments in the admin: schedules are edited here by those allowed to run
+tournaments; a tournament itself is read-only (only the services change it). The
+moderators' actions on one (cancel it, replace a player) are added by
+``moderation.admin``, which replaces :class:`TournamentAdmin` with a subclass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from backgammon.admin_base import RecordAdmin, admin_link
+
+from .models import Entry, Pairing, Schedule, Tournament
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class EntryInline(ReadOnlyInline):
+    model = Entry
+    readonly_fields = ["player", "status", "seed", "rating", "group", "rank"]
+    fields = ["player", "status", "seed", "rating", "group", "rank"]
+
+
+class PairingInline(ReadOnlyInline):
+    model = Pairing
+    readonly_fields = ["stage", "round", "index", "white", "black", "winner", "game"]
+    fields = ["stage", "round", "index", "white", "black", "winner", "game"]
+
+    @admin.display(description=_("match"))
+    def game(self, obj: Pairing) -> SafeString | str:
+        return admin_link(obj.match) if obj.match else "—"
+
+
+@admin.register(Tournament)
+class TournamentAdmin(RecordAdmin):
+    list_display = ["name", "format", "length", "status", "starts_at", "finished_at"]
+    list_filter = ["status", "format", "length"]
+    search_fields = ["name", "=entries__player__username"]
+    inlines = [EntryInline, PairingInline]
+    show_full_result_count = False
+
+
+@admin.register(Schedule)
+class ScheduleAdmin(admin.ModelAdmin):
+    list_display = ["name", "format", "length", "every_days", "next_start_at", "active"]
+    list_filter = ["active", "format"]
+    readonly_fields = ["created_by"]
+
+    def save_model(self, request: HttpRequest, obj: Schedule, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
