@@ -3,7 +3,8 @@
 Views of players, matches, games, their records and messages, vacations, the
 notification outbox and time-out warnings, reports, warnings, suspensions and the audit
 log; chouettes, their seats, games and messages; tournaments, their entries and pairings;
-changing reports (resolve or dismiss); running tournaments and their schedules;
+changing reports (resolve or dismiss); running tournaments (creating, cancelling,
+replacing a player; the repeating schedules are an administrator's, in the admin);
 and the custom permissions for the actions. No change permission on users, groups or permissions,
 and none on matches, games or their record: moderators change those only through
 the moderation services (adjudicate, extend a deadline, hide a message, remove a
@@ -48,7 +49,5 @@ MODERATOR_PERMISSIONS = (
     "tournaments.view_entry",
     "tournaments.view_pairing",
     "tournaments.view_schedule",
-    "tournaments.add_schedule",
-    "tournaments.change_schedule",
     "tournaments.manage_tournament",
 )
