@@ -29,6 +29,7 @@ SOURCE_DIRS = (
     "bots",
     "analysis",
     "chouettes",
+    "tournaments",
     "templates",
 )
 
