@@ -8,31 +8,13 @@ moderators' actions on them (remove a player, hide a message) are added by
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from backgammon.admin_base import RecordAdmin, admin_link, short
+from backgammon.admin_base import ReadOnlyInline, RecordAdmin, admin_link, short
 
 from .models import Chouette, ChouetteGame, Message, Seat
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):

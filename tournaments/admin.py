@@ -12,24 +12,9 @@ from django.http import HttpRequest
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from backgammon.admin_base import RecordAdmin, admin_link
+from backgammon.admin_base import ReadOnlyInline, RecordAdmin, admin_link
 
 from .models import Entry, Pairing, Schedule, Tournament
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class EntryInline(ReadOnlyInline):
