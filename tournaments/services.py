@@ -415,9 +415,9 @@ def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> 
         return  # paired already
     top, bottom = feeders[2 * after.index].winner, feeders[2 * after.index + 1].winner
     assert top is not None and bottom is not None
-    for entry in (top, bottom):
-        _tell([entry.player], Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
     withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
+    through = [e.player for e in (top, bottom) if e not in withdrawn]
+    _tell(through, Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
     if withdrawn:  # the other goes on without playing
         winner = bottom if top in withdrawn and bottom not in withdrawn else top
         _knockout_next(tournament, _walkover(tournament, after, winner, top, now, bottom), now)
