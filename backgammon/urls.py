@@ -44,6 +44,7 @@ urlpatterns = [
     path("", include("matches.urls")),
     path("", include("stats.urls")),
     path("", include("bots.urls")),  # /computer/
+    path("tournaments/", include("tournaments.urls")),  # issue 17
 ]
 
 # Under /api/ these answer the API's JSON error shape; elsewhere Django's own pages.

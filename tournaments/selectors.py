@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, QuerySet
 
+from gammon import tournament as pairings
+
 from . import services
 from .models import Entry, Format, Pairing, Tournament
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from matches.models import Match
 
 
 def tournaments_listed(
@@ -116,3 +119,133 @@ def entered(tournament: Tournament, user: object) -> Entry | None:
     return tournament.entries.filter(
         Q(player_id=getattr(user, "pk", None)), ~Q(status=Entry.Status.WITHDRAWN)
     ).first()
+
+
+# The tournament page's drawings --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketCell:
+    """One match of a knock-out bracket as far as known: the top and bottom players
+    (``None`` while not known), the winner, whether it is a bye, and its match."""
+
+    round: int
+    index: int
+    top: Entry | None
+    bottom: Entry | None
+    winner: Entry | None
+    bye: bool
+    pairing: Pairing | None
+
+    @property
+    def match(self) -> Match | None:
+        return None if self.pairing is None else self.pairing.match
+
+
+def _top_bottom(pairing: Pairing) -> tuple[Entry, Entry | None]:
+    """The pairing's players in bracket order: the services give white to the top player
+    when ``round + index`` is even (byes and walkovers keep the top player white)."""
+    if pairing.black is None or pairing.forfeit or (pairing.round + pairing.index) % 2 == 0:
+        return pairing.white, pairing.black
+    return pairing.black, pairing.white
+
+
+def bracket(tournament: Tournament, rows: list[Pairing] | None = None) -> list[list[BracketCell]]:
+    """The knock-out's bracket, round by round, top to bottom: every match of every round
+    (``tournament.rounds`` of them, set when the knock-out begins), those not paired yet
+    with whichever player is known from the round before."""
+    rows = list(pairings_of(tournament)) if rows is None else rows
+    placed = {(p.round, p.index): p for p in rows if p.stage == Pairing.Stage.KNOCKOUT}
+    if not placed:
+        return []
+    rounds = max(tournament.rounds, max(r for r, _ in placed))
+    size = 1 << rounds
+    drawn: list[list[BracketCell]] = []
+    for round_ in range(1, rounds + 1):
+        cells = []
+        for index in range(size >> round_):
+            pairing = placed.get((round_, index))
+            if pairing is not None:
+                top, bottom = _top_bottom(pairing)
+                bye = pairing.black is None
+                cells.append(BracketCell(round_, index, top, bottom, pairing.winner, bye, pairing))
+                continue
+            before = drawn[-1] if drawn else []
+            feeders = before[2 * index : 2 * index + 2]
+            known = [f.winner for f in feeders] + [None, None]
+            cells.append(BracketCell(round_, index, known[0], known[1], None, False, None))
+        drawn.append(cells)
+    return drawn
+
+
+@dataclass(frozen=True)
+class CrossCell:
+    """A crosstable cell: the row player's result against the column player."""
+
+    pairing: Pairing | None
+    won: bool | None  # None: not played yet (or the diagonal)
+    points_for: int
+    points_against: int
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    """A player's row of a crosstable: their line of the group's table and their result
+    against each player of the group in the table's order (``None`` against themself)."""
+
+    entry: Entry
+    line: pairings.GroupStanding[int]
+    cells: list[CrossCell | None]
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    group: int
+    #: The group's players, best first.
+    rows: list[CrossRow]
+
+
+def crosstables(tournament: Tournament, rows: list[Pairing] | None = None) -> list[Crosstable]:
+    """Each round-robin group's crosstable, players by their place in the group's table
+    (:func:`services.group_tables`)."""
+    entries = {e.pk: e for e in entries_of(tournament)}
+    rows = list(pairings_of(tournament)) if rows is None else rows
+    by_players: dict[frozenset[int], Pairing] = {}
+    for p in rows:
+        if p.stage == Pairing.Stage.GROUP and p.black_id is not None:
+            by_players[frozenset((p.white_id, p.black_id))] = p
+    tables = []
+    for group, table in services.group_tables(tournament).items():
+        order = [entries[line.player] for line in table]
+        lines = []
+        for row, line in zip(order, table, strict=True):
+            cells: list[CrossCell | None] = []
+            for column in order:
+                if row.pk == column.pk:
+                    cells.append(None)
+                    continue
+                pairing = by_players.get(frozenset((row.pk, column.pk)))
+                if pairing is None or pairing.winner_id is None:
+                    cells.append(CrossCell(pairing, None, 0, 0))
+                    continue
+                white = pairing.white_id == row.pk
+                mine = pairing.white_points if white else pairing.black_points
+                theirs = pairing.black_points if white else pairing.white_points
+                cells.append(CrossCell(pairing, pairing.winner_id == row.pk, mine, theirs))
+            lines.append(CrossRow(row, line, cells))
+        tables.append(Crosstable(group, lines))
+    return tables
+
+
+def rounds_of(rows: list[Pairing], stage: str) -> list[tuple[int, list[Pairing]]]:
+    """The pairings of ``stage`` by round: [(round, its pairings in order)]."""
+    grouped: dict[int, list[Pairing]] = {}
+    for p in rows:
+        if p.stage == stage:
+            grouped.setdefault(p.round, []).append(p)
+    return sorted(grouped.items())
+
+
+def tournament_of_match(match_id: int) -> Pairing | None:
+    """The pairing placing a match in its tournament (none for an ordinary match)."""
+    return Pairing.objects.select_related("tournament").filter(match_id=match_id).first()
