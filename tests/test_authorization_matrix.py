@@ -529,6 +529,10 @@ def chouette_id(w: World) -> dict[str, object]:
     return {"chouette_id": chouette_pk(w)["pk"]}
 
 
+def tournament_id(w: World) -> dict[str, object]:
+    return {"tournament_id": tournament_pk(w)["pk"]}
+
+
 def chouette_pk(w: World) -> dict[str, object]:
     assert w.chouette is not None
     return {"pk": w.chouette.pk}
@@ -724,6 +728,18 @@ CHECKS: list[Check] = [
           chouette_id, scene="chouette_team_moving", body=chouette_board_play),
     Check("chouettes/<int:chouette_id>/messages", "POST", (L, 403, 302, 302, S, 403),
           chouette_id, scene="chouette_team_on_roll", body=lambda w: {"text": "Hello all"}),
+    # The pages: the same rules; a refusal is the tournament page with its message.
+    Check("tournaments/<int:tournament_id>/", "GET", (200, 200, 200, 200, S, 200),
+          tournament_id, scene="tournament_entered"),
+    *[
+        Check(f"tournaments/<int:tournament_id>/{action}/", "GET", (L, 405, 405, 405, S, 405),
+              tournament_id, scene="tournament_registering")
+        for action in ("register", "withdraw")
+    ],
+    Check("tournaments/<int:tournament_id>/register/", "POST", (L, 302, 302, 409, S, 302),
+          tournament_id, scene="tournament_entered"),
+    Check("tournaments/<int:tournament_id>/withdraw/", "POST", (L, 404, 404, 302, S, 404),
+          tournament_id, scene="tournament_entered"),
     # ---- challenges: ``player`` challenged ``opponent``.
     Check("challenges/<int:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),

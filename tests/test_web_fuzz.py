@@ -28,6 +28,7 @@ from urllib.parse import quote
 import pytest
 from allauth.account.models import EmailAddress
 from django import forms
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
@@ -61,6 +62,9 @@ from notifications.unsubscribe import unsubscribe_token
 from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
+from tournaments import services as tournament_services
+from tournaments.forms import TournamentForm
+from tournaments.models import Entry, Invitation, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +146,8 @@ class World:
     challenge_by_player: Challenge
     vacation: Vacation
     message: GameMessage
+    #: Open for registration; the player may create tournaments (the form is fuzzed).
+    tournament: Tournament
     clients: dict[int, Client] = field(default_factory=dict)
     started_chouette: chouette_models.Chouette | None = None
 
@@ -242,6 +248,7 @@ GAME = object_id(lambda w: w.game.pk)
 MATCH = object_id(lambda w: w.match.pk)
 USERNAME = named("bob")
 CHOUETTE = object_id(lambda w: w.chouette.pk)
+TOURNAMENT = object_id(lambda w: w.tournament.pk)
 
 TARGETS: dict[str, Target] = {
     # matches
@@ -331,6 +338,12 @@ TARGETS: dict[str, Target] = {
     # stats
     "stats_leaderboard": Target("/stats/leaderboard/", query=("page",), post=False),
     "stats_player_dice": Target("/stats/dice/{name}/", {"name": USERNAME}, post=False),
+    # tournaments
+    "tournament_list": Target("/tournaments/", query=("type", "length"), post=False),
+    "tournament_create": Target("/tournaments/new", form=TournamentForm),
+    "tournament_detail": Target("/tournaments/{id}/", {"id": TOURNAMENT}, post=False),
+    "tournament_register": Target("/tournaments/{id}/register/", {"id": TOURNAMENT}, get=False),
+    "tournament_withdraw": Target("/tournaments/{id}/withdraw/", {"id": TOURNAMENT}, get=False),
     # allauth: the forms of a visitor
     "account_login": Target("/accounts/login/", anonymous=True),
     "account_signup": Target("/accounts/signup/", anonymous=True),
@@ -452,6 +465,14 @@ def build_world() -> tuple[World, SeededDice]:
         message = chat.game_message_post(game_id=game.pk, author=opponent, text="hi", now=now)
         tomorrow = now.date() + timedelta(days=1)
         vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
+        player.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
+        tournament = tournament_services.tournament_create(
+            creator=User.objects.get(pk=player.pk),
+            now=now,
+            name="Fuzz cup",
+            format="knockout",
+            starts_at=now + timedelta(days=2),
+        )
         world = World(
             player=player,
             opponent=opponent,
@@ -464,6 +485,7 @@ def build_world() -> tuple[World, SeededDice]:
             ),
             vacation=vacation,
             message=message,
+            tournament=tournament,
         )
     return world, dice
 
@@ -500,6 +522,9 @@ def stored() -> tuple[Any, ...]:
         list(EmailAddress.objects.order_by("pk").values()),
         list(Report.objects.order_by("pk").values()),
         list(GameMessage.objects.order_by("pk").values("pk", "text", "hidden")),
+        list(Tournament.objects.order_by("pk").values()),
+        list(Entry.objects.order_by("pk").values()),
+        list(Invitation.objects.order_by("pk").values()),
         Notification.objects.count(),
         list(chouette_models.Chouette.objects.order_by("pk").values()),
         list(chouette_models.Seat.objects.order_by("pk").values()),
