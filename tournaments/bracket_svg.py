@@ -1,10 +1,12 @@
 """A knock-out's bracket drawn as inline SVG, on the server: a column per round, each
 match a box with its two players (the winner bold, a bye marked), linked to the match.
 
-The drawing has a ``viewBox`` and its natural size in pixels; the page's container
-scrolls it sideways on a phone rather than shrinking the names out of reach. It is
-``role="img"`` with a title: the page lists the same matches by round for screen
-readers, so the drawing itself is one image to them.
+The drawing has a ``viewBox`` and its natural size in pixels; on a phone it shrinks
+with the page to 70 % of that (the ``rounds-N`` class's minimum width in site.css), and
+past that its container scrolls it sideways rather than shrink the names out of reach. It is
+an image (``role="img"`` with a title) under the links laid over its boxes, which are
+for the mouse and the finger only: the page lists the same matches by round, with the
+same links, for the keyboard and for screen readers.
 """
 
 from __future__ import annotations
@@ -60,11 +62,12 @@ def bracket_svg(rounds: list[list[BracketCell]], *, title: str) -> SafeString:
     width = COLUMN * (count - 1) + BOX_WIDTH + 2
     height = HEADER + (BOX_HEIGHT + GAP) * len(rounds[0])
     parts = [
-        f'<svg class="bracket" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'aria-labelledby="bracket-title">',
-        f'<title id="bracket-title">{escape(title)}</title>',
+        f'<svg class="bracket rounds-{count}" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
+        f'<g role="img" aria-labelledby="bracket-title"><title id="bracket-title">'
+        f"{escape(title)}</title>",
     ]
+    links = []
     for r, cells in enumerate(rounds, start=1):
         x = 1 + COLUMN * (r - 1)
         parts.append(
@@ -73,6 +76,8 @@ def bracket_svg(rounds: list[list[BracketCell]], *, title: str) -> SafeString:
         )
         for cell in cells:
             parts.append(_box(cell, x, _centre(r, cell.index)))
+            if cell.match is not None:
+                links.append(_link(cell, x, _centre(r, cell.index)))
             if r < count:  # the line on to the next round's box
                 y = _centre(r, cell.index)
                 to_y = _centre(r + 1, cell.index // 2)
@@ -81,6 +86,8 @@ def bracket_svg(rounds: list[list[BracketCell]], *, title: str) -> SafeString:
                     f'<path class="bracket-line" d="M{x + BOX_WIDTH} {y:g}H{mid:g}V{to_y:g}'
                     f'H{x + COLUMN}"/>'
                 )
+    parts.append("</g>")
+    parts.extend(links)
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
 
@@ -101,12 +108,21 @@ def _box(cell: BracketCell, x: int, centre: float) -> str:
             f'<text class="{classes}" x="{x + 8}" y="{top + LINE * k + 15:g}"{weight}>'
             f"{escape(_name(entry, cell.bye))}</text>"
         )
-    body = "".join(lines)
-    match = cell.match
-    if match is not None:
-        label = escape(
-            _("%(top)s against %(bottom)s")
-            % {"top": _name(cell.top, False), "bottom": _name(cell.bottom, False)}
-        )
-        return f'<a href="{escape(match.get_absolute_url())}" aria-label="{label}">{body}</a>'
-    return f"<g>{body}</g>"
+    return "<g>" + "".join(lines) + "</g>"
+
+
+def _link(cell: BracketCell, x: int, centre: float) -> str:
+    """A match's box as a link to its page, laid over the drawing: outside the image (an
+    image holds nothing interactive), out of the tab order and of the accessibility tree,
+    since the list of matches by round carries the same links for the keyboard and for
+    screen readers."""
+    assert cell.match is not None
+    label = escape(
+        _("%(top)s against %(bottom)s")
+        % {"top": _name(cell.top, False), "bottom": _name(cell.bottom, False)}
+    )
+    return (
+        f'<a href="{escape(cell.match.get_absolute_url())}" tabindex="-1" aria-hidden="true">'
+        f'<rect class="bracket-hit" x="{x}" y="{centre - BOX_HEIGHT / 2:g}" '
+        f'width="{BOX_WIDTH}" height="{BOX_HEIGHT}" rx="4"><title>{label}</title></rect></a>'
+    )

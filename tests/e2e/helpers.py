@@ -63,3 +63,29 @@ def take_turn(page: Any, game: Game) -> None:
         page.wait_for_load_state()
     if page.locator("#move-panel").is_visible():
         click_a_move(page)
+
+
+def running_knockout(field: list[Any], *, name: str = "Winter knock-out cup") -> Any:
+    """A 1-point knock-out of ``field`` (four players), started: its bracket is drawn."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.tournaments.helpers import moderator
+    from tournaments import services
+
+    now = timezone.now()
+    cup = services.tournament_create(
+        creator=moderator(),
+        now=now,
+        name=name,
+        format="knockout",
+        length=1,
+        min_players=2,
+        starts_at=now + timedelta(minutes=5),
+        description="Four players, one point a match.",
+    )
+    for user in field:
+        services.tournament_register(tournament_id=cup.pk, user=user, now=now)
+    services.tournaments_start_due(now=cup.starts_at)
+    return cup

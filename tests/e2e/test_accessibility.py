@@ -16,9 +16,11 @@ from django.utils import timezone
 from bots.services import bots_create
 from challenges import services as challenge_services
 from chouettes import services as chouette_services
-from gammon import FixedDice
+from gammon import FixedDice, SeededDice
 from matches import record
 from tests.factories import UserFactory
+
+from .helpers import running_knockout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,6 +53,8 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
     for user in (alice, UserFactory(username="carol", language=locale)):
         chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
     board = chouette_services.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
+    monkeypatch.setattr(record, "dice", SeededDice(5))  # the tournament's two openings
+    cup = running_knockout([alice, bob, UserFactory(username="dave"), UserFactory(username="eve")])
 
     pages = {
         None: ["/"],
@@ -66,6 +70,8 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
             "/chouettes/new",
             f"/chouettes/{chouette.pk}/",
             f"/games/{board.match.games.get().pk}/",  # the captain's, with the chouette panel
+            "/tournaments/",
+            cup.get_absolute_url(),
         ],
     }
     blocking: list[str] = []

@@ -26,6 +26,7 @@ from tests.factories import UserFactory
 from tests.stats.helpers import match_resign
 
 from .conftest import OUTPUT
+from .helpers import running_knockout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -110,6 +111,7 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
     for user in others[:2]:
         chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
     chouette_services.chouette_start(chouette_id=chouette.pk, user=me, now=now)
+    cup = running_knockout([me, *others, UserFactory(username="x" * 30, display_name="")])
     bots_create()  # the computer players: on /computer/ and in the challenge form
     page = new_page(user=me, locale=language)
     page.set_viewport_size(PHONE)
@@ -134,6 +136,8 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
         "/stats/leaderboard/",
         "/stats/dice/",
         f"/stats/dice/{me.username}/",
+        "/tournaments/",
+        cup.get_absolute_url(),
         f"/report/{others[0].username}/",
         "/accounts/email/",
         "/accounts/password/change/",

@@ -96,7 +96,7 @@ def test_the_knockout_bracket_draws_every_player_and_the_winner(
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     body = Client().get(tournament.get_absolute_url()).content.decode()
-    svg = re.search(r"<svg class=\"bracket\".*?</svg>", body, re.S)
+    svg = re.search(r"<svg class=\"bracket rounds-3\".*?</svg>", body, re.S)
     assert svg is not None
     drawing = svg.group(0)
     assert 'role="img"' in drawing and "<title" in drawing
@@ -135,7 +135,7 @@ def test_the_round_robin_crosstable_and_group_table(monkeypatch: pytest.MonkeyPa
     for user in field:
         assert user.public_name in body
     assert first.match is not None and f'href="{first.match.get_absolute_url()}"' in body
-    cross = body.split("crosstable")[1].split("</table>")[0]
+    cross = body.split('class="results crosstable"')[1].split("</table>")[0]
     assert cross.count(">W ") == 1 and cross.count(">L ") == 1  # the one result, both ways
     assert cross.count("—</td>") == 4  # the diagonal
 
