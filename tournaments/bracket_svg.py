@@ -24,7 +24,7 @@ BOX_HEIGHT = 2 * LINE
 GAP = 12  # between two boxes of the first round
 COLUMN = BOX_WIDTH + 32  # a round's column, with room for the connecting lines
 HEADER = 24  # the rounds' titles
-NAME_CHARS = 22
+NAME_CHARS = 20  # a name of wide letters still fits its box
 
 
 def round_title(round_: int, rounds: int) -> str:
