@@ -201,6 +201,8 @@ def tournament_withdraw(*, tournament_id: int, user: User, now: datetime) -> Ent
         return entry
     if tournament.status != Tournament.Status.RUNNING:
         raise Conflict(_("This tournament is over."), code="over")
+    if entry.status != Entry.Status.PLAYING:
+        raise Conflict(_("You are out of this tournament already."), code="out")
     entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, now
     entry.save(update_fields=["status", "withdrawn_at"])
     for match in live:

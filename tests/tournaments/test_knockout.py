@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from backgammon.errors import Conflict, NotFound
 from gammon import Color
 from matches import clock, moderator_actions
 from matches.bots import bot_act
@@ -102,9 +103,18 @@ def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_rulin
     moderator_actions.match_adjudicate(match_id=ruled.pk, winner=Color.WHITE, now=START)
     assert tournament.pairings.get(match=ruled).winner_id == first[2].white_id
 
+    with pytest.raises(NotFound):  # withdrawn already
+        services.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
+    out = first[2].black
+    assert out is not None
+    with pytest.raises(Conflict) as eliminated:  # out already: nothing to withdraw from
+        services.tournament_withdraw(tournament_id=tournament.pk, user=out.player, now=START)
+    assert eliminated.value.code == "out"
+
     play_all(tournament, seed=5)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
     assert tournament.pairings.filter(match__isnull=False).count() == 12
     byes = tournament.pairings.filter(black__isnull=True, round=1)
     assert sorted(b.winner.player.username for b in byes) == ["p01", "p02", "p03"]  # type: ignore[union-attr]
