@@ -144,9 +144,11 @@ def game_messages(game: Game, user: object) -> list[GameMessage] | None:
 
 
 def games_awaiting(user: User) -> QuerySet[Game]:
-    """Live games where ``user`` must act, the most urgent first."""
+    """Live games where ``user`` must act, the most urgent first (a held board waits for
+    others' decisions, not its player's)."""
     return (
         Game.objects.exclude(state=Game.State.FINISHED)
+        .exclude(held=True)
         .filter(
             Q(match__white=user, turn=0) | Q(match__black=user, turn=1),
             match__status=Match.Status.PLAYING,

@@ -227,6 +227,7 @@ def _lock_boards(matches: Iterable[Match]) -> None:
     if ids:
         list(
             Game.objects.select_for_update(of=("self", "match"))
+            .select_related("match")
             .filter(match_id__in=ids)
             .exclude(state=Game.State.FINISHED)
         )
@@ -322,9 +323,13 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
 
 
 def pairings_finished(matches: Iterable[Match], now: datetime) -> None:
-    """:func:`pairing_finished` for the expiry sweep's batch of matches lost on time."""
-    for match in matches:
-        pairing_finished(match, now)
+    """:func:`pairing_finished` for the expiry sweep's batch of matches lost on time: one
+    query finds which of them are tournament matches (the sweep's cost must not grow with
+    its batch when none are)."""
+    batch = {match.pk: match for match in matches}
+    placed = Pairing.objects.filter(match_id__in=batch).values_list("match_id", flat=True)
+    for match_id in list(placed):
+        pairing_finished(batch[match_id], now)
 
 
 def tournaments_advance(*, now: datetime) -> int:

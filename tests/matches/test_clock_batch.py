@@ -147,9 +147,10 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(monkeypatch) -> Non
     assert counts[0] == counts[1], counts
     # 16 per batch (the games and the matches each by one UPDATE of the values they share and
     # one bulk_update of the rest; the counters are locked, then bumped), plus a savepoint and
-    # its release (and BEGIN), the last, empty claim with its own three, and one INSERT of
-    # the matches' analyses (analysis/, where gnubg is installed).
-    assert counts[0] <= 23, [q["sql"][:80] for q in queries.captured_queries]
+    # its release (and BEGIN), the last, empty claim with its own three, one INSERT of
+    # the matches' analyses (analysis/, where gnubg is installed) and one SELECT of the
+    # tournament matches among them (tournaments/).
+    assert counts[0] <= 24, [q["sql"][:80] for q in queries.captured_queries]
 
 
 @pytest.mark.django_db

@@ -65,8 +65,9 @@ def test_demo_data_creates_matches_and_challenges_once(db: None) -> None:
     assert (Match.objects.count(), Game.objects.count(), GameEvent.objects.count()) == counts
     assert Challenge.objects.count() == challenges
 
-    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    playing = Match.objects.filter(status=Match.Status.PLAYING, chouette=False)
     assert playing.count() == 4
+    assert Match.objects.filter(status=Match.Status.PLAYING, chouette=True).count() == 1
     assert Match.objects.filter(status=Match.Status.FINISHED).count() == 1
     assert playing.filter(length=0).exists()
     assert playing.filter(variant="nackgammon").exists()
