@@ -104,6 +104,8 @@ def cmd_test(args: list[str]) -> int:
         # loadgroup: tests marked xdist_group("name") share one worker (and so its
         # module fixtures); the others are spread as with the default "load".
         command += ["-n", "auto", "--dist", "loadgroup"]
+    if os.environ.get("CI") == "true" and not any(a.startswith("--durations") for a in args):
+        command += ["--durations=40"]  # what CI spends its minutes on, in its log
     command += args
     say(" ".join(command[1:]))
     return subprocess.call(command, cwd=ROOT)
