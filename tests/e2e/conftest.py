@@ -3,7 +3,8 @@
 Playwright's own browser download does not work on our machines, so the tests launch
 ``/usr/bin/chromium``. Every test is marked ``browser`` (skipped locally without Chromium
 or Playwright, a failure under ``CI=true``) and saves a screenshot of where it ended in
-``test-output/e2e/<test>.png`` for a person to look at. Every page also fails its test
+``test-output/e2e/<test>.png`` for a person to look at (the window as it was: a
+whole-page shot of a long page, the API docs', takes seconds). Every page also fails its test
 when it logs a JavaScript error or a Content-Security-Policy violation.
 
 The live server runs in this process, so tests script the dice by monkeypatching
@@ -97,7 +98,7 @@ def new_page(
     for k, page in enumerate(pages):
         suffix = "" if k == 0 else f"-{k + 1}"
         try:
-            page.screenshot(path=str(OUTPUT / f"{name}{suffix}.png"), full_page=True)
+            page.screenshot(path=str(OUTPUT / f"{name}{suffix}.png"))
         except Exception:  # noqa: BLE001 - a screenshot must not hide the test's own result
             pass
     for context in contexts:

@@ -131,7 +131,7 @@ class Analysed:
         self.gnubg = gnubg_statistics(gnubg, texts, 0, tmp_path)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # xdist may interleave modules: built once all the same
 def analysed(
     django_db_setup: None,
     django_db_blocker: object,

@@ -564,12 +564,14 @@ def build(scenario: Scenario, monkeypatch: pytest.MonkeyPatch) -> Built:
     return built
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Built]]:
     """Every scenario played and exported, in one transaction rolled back at the end.
 
-    Module-scoped so that gnubg reads all the files at once; a scenario that fails
-    to play records its error, which its own test reports.
+    Built once for all the tests here, so that gnubg reads all the files at once: of
+    the session's scope, since xdist may run another module's test between two of these
+    (a module's fixture would be built again); the results are plain data. A scenario
+    that fails to play records its error, which its own test reports.
     """
     results: dict[str, Built] = {}
     locmem = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -590,7 +592,7 @@ def built(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, B
     yield results
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def read(built: dict[str, Built], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """gnubg's import of every file, and of its own re-export where that differs."""
     gnubg = gnubg_executable()
