@@ -179,7 +179,8 @@ def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -
         die2=black_die,
         value=state.cube.value if ties and state.cube.value > 1 else None,
     )
-    game.save()  # the events and the dice counters refer to it
+    after_roll(game, now)  # (the start position has a play for every opening roll)
+    write(game)  # one INSERT for the game, one for its record
     dice_rolled.send(
         sender=Game,
         game=game,
@@ -189,8 +190,6 @@ def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -
         opening=True,
         color=int(first),
     )
-    after_roll(game, now)
-    write(game)
     return game
 
 

@@ -19,15 +19,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 from gammon import Color
 from gammon import tournament as pairings
-from matches import moderator_actions, record
-from matches.models import Game, Match
+from matches import moderator_actions, record, timecontrol
+from matches.models import Game, Match, Vacation
 from notifications.models import Notification
 from notifications.outbox import notify_many
 from stats.selectors import ratings_of
@@ -298,11 +298,14 @@ def _start(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
 
 def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     """A tournament match has ended (inside its transaction): record it and advance."""
-    pairing = Pairing.objects.filter(match=match).first()
-    if pairing is None:
+    placed = Pairing.objects.filter(match=match).values_list("tournament_id", flat=True)
+    tournament_id = placed.first()
+    if tournament_id is None:
         return None
-    tournament = _locked(pairing.tournament_id)
-    pairing.refresh_from_db()
+    tournament = _locked(tournament_id)
+    # Read again under the lock, with the two entries and their players (the loser's
+    # elimination and its notice need them).
+    pairing = Pairing.objects.select_related("white__player", "black__player").get(match=match)
     if pairing.winner_id is not None or tournament.status != Tournament.Status.RUNNING:
         return pairing
     if match.result not in (Match.Result.WHITE, Match.Result.BLACK):
@@ -406,20 +409,29 @@ def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> 
         _finish(tournament, finished.winner, now)
         return
     after = pairings.Slot(slot.round + 1, slot.index // 2)
-    feeders = {
-        p.index: p
-        for p in tournament.pairings.filter(
-            stage=Pairing.Stage.KNOCKOUT,
-            round=slot.round,
-            index__in=(2 * after.index, 2 * after.index + 1),
-        ).select_related("winner__player")
-    }
+    # One query: the two feeding matches, with their winners and whether each winner
+    # has a vacation ahead (the new match's clock), and the next match if it exists.
+    nearby = list(
+        tournament.pairings.filter(stage=Pairing.Stage.KNOCKOUT)
+        .filter(
+            Q(round=slot.round, index__in=(2 * after.index, 2 * after.index + 1))
+            | Q(round=after.round, index=after.index)
+        )
+        .select_related("winner__player")
+        .annotate(
+            winner_away=Exists(
+                Vacation.objects.filter(ends_at__gt=now, user_id=OuterRef("winner__player_id"))
+            )
+        )
+    )
+    if any(p.round == after.round for p in nearby):
+        return  # paired already
+    feeders = {p.index: p for p in nearby}
     if len(feeders) < 2 or any(p.winner_id is None for p in feeders.values()):
         return
-    if tournament.pairings.filter(
-        stage=Pairing.Stage.KNOCKOUT, round=after.round, index=after.index
-    ).exists():
-        return  # paired already
+    for feeder in feeders.values():
+        assert feeder.winner is not None
+        timecontrol.note_vacation_ahead(feeder.winner.player, feeder.winner_away)
     top, bottom = feeders[2 * after.index].winner, feeders[2 * after.index + 1].winner
     assert top is not None and bottom is not None
     withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]

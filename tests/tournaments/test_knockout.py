@@ -13,7 +13,7 @@ from backgammon.errors import Conflict, NotFound
 from gammon import Color
 from matches import clock, moderator_actions
 from matches.bots import bot_act
-from matches.models import Match
+from matches.models import Match, Vacation
 from notifications.models import Notification
 from tournaments import services
 from tournaments.models import Entry, Pairing, Tournament
@@ -124,3 +124,32 @@ def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_rulin
             assert (p.round, e) not in rounds, "a player paired twice in a round"
             rounds[(p.round, e)] = p.pk
     assert Match.objects.filter(status=Match.Status.PLAYING).count() == 0
+
+
+@pytest.mark.parametrize("away", [True, False])
+def test_the_next_match_starts_its_clock_around_the_players_vacations(
+    monkeypatch: pytest.MonkeyPatch, away: bool
+) -> None:
+    """The next round's match is paired in the finishing move's transaction, and its first
+    deadline waits out a vacation of either player, as any match's does."""
+    tournament, field = run(monkeypatch, "knockout", 4, days_per_move=2)
+    now = START + timedelta(hours=1)  # when play_out finishes the matches
+    if away:
+        for user in field:  # everyone is away for a week from the first round's end
+            Vacation.objects.create(
+                user=user,
+                start=now.date(),
+                end=now.date() + timedelta(days=6),
+                starts_at=now,
+                ends_at=now + timedelta(days=7),
+                created_at=now,
+            )
+    rng = random.Random(3)
+    for pairing in live(tournament):
+        play_out(pairing.match, rng, actions=0)
+    (final,) = live(tournament)
+    assert final.round == 2
+    assert final.match is not None
+    game = final.match.games.get()
+    expected = now + timedelta(days=2) + (timedelta(days=7) if away else timedelta())
+    assert game.deadline_at == expected
