@@ -4,6 +4,7 @@ the bracket by rounds, the pairings by round, and a player's tournaments."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, QuerySet
@@ -105,10 +106,12 @@ def tournaments_of(user: User) -> QuerySet[Entry]:
     )
 
 
-def may_register(tournament: Tournament, user: object) -> bool:
+def may_register(tournament: Tournament, user: object, now: datetime) -> bool:
+    """Whether the page offers ``user`` the Register button: registration has opened
+    (before then the page says when it opens) and they are not in yet."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if tournament.status != Tournament.Status.REGISTERING:
+    if tournament.status != Tournament.Status.REGISTERING or now < tournament.registration_opens_at:
         return False
     return not tournament.entries.filter(player_id=getattr(user, "pk", None)).exists()
 

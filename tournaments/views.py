@@ -70,7 +70,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "progress": selectors.progress(tournament),
         "entries": list(selectors.entries_of(tournament)),
-        "may_register": selectors.may_register(tournament, request.user),
+        "may_register": selectors.may_register(tournament, request.user, timezone.now()),
         "entered": selectors.entered(tournament, request.user),
     }
     entered = context["entered"]

@@ -80,6 +80,21 @@ def test_registering_and_withdrawing_on_the_page() -> None:
     assert Client().post(f"/tournaments/{cup.pk}/register/").status_code == 302  # log in
 
 
+def test_the_register_button_waits_for_the_registration_to_open() -> None:
+    now = timezone.now()
+    cup = open_cup(registration_opens_at=now + timedelta(hours=1))
+    client = client_for(UserFactory(username="ann"))
+    before = client.get(cup.get_absolute_url()).content.decode()
+    assert f'action="/tournaments/{cup.pk}/register/"' not in before
+    refused = client.post(f"/tournaments/{cup.pk}/register/")
+    assert refused.status_code == 409  # the service says why, had the button been there
+    assert "has not opened yet" in refused.content.decode()
+    assert not Entry.objects.filter(tournament=cup).exists()
+    Tournament.objects.filter(pk=cup.pk).update(registration_opens_at=now - timedelta(hours=1))
+    after = client.get(cup.get_absolute_url()).content.decode()
+    assert f'action="/tournaments/{cup.pk}/register/"' in after
+
+
 def test_an_invitation_only_tournament_refuses_the_uninvited_with_403() -> None:
     cup = open_cup(invitation_only=True)
     response = client_for(UserFactory()).post(f"/tournaments/{cup.pk}/register/")
