@@ -29,3 +29,29 @@ def test_demo_players_can_log_in() -> None:
     response = client.post("/accounts/login/", {"login": "bob", "password": "backgammon"})
     assert response.status_code == 302
     assert "_auth_user_id" in client.session
+
+
+def test_the_demo_has_a_tournament_under_way_and_one_open() -> None:
+    from tournaments.models import Pairing, Tournament
+
+    out = StringIO()
+    call_command("demo_data", stdout=out)
+    call_command("demo_data", stdout=StringIO())  # idempotent
+    cup = Tournament.objects.get(name="Demo cup")
+    weekly = Tournament.objects.get(name="Weekly open")
+    assert cup.status == Tournament.Status.RUNNING
+    assert weekly.status == Tournament.Status.REGISTERING
+    assert list(weekly.entries.values_list("player__username", flat=True)) == ["bob"]
+    bye = Pairing.objects.get(tournament=cup, black__isnull=True)
+    assert bye.winner is not None and bye.winner.seed == 1
+    semi = Pairing.objects.get(tournament=cup, black__isnull=False)
+    assert semi.black is not None
+    playing = {semi.white.player.username, semi.black.player.username}
+    assert playing | {bye.winner.player.username} == {"alice", "bob", "carol"}
+    assert semi.match is not None and semi.match.status == "playing"
+    assert Tournament.objects.count() == 2
+    alice = Client()
+    alice.force_login(User.objects.get(username="alice"))
+    page = alice.get(cup.get_absolute_url())
+    assert page.status_code == 200 and "Demo cup" in page.content.decode()
+    assert alice.get("/tournaments/new").status_code == 200  # she directs them
