@@ -65,9 +65,11 @@ def test_demo_data_creates_matches_and_challenges_once(db: None) -> None:
     assert (Match.objects.count(), Game.objects.count(), GameEvent.objects.count()) == counts
     assert Challenge.objects.count() == challenges
 
-    playing = Match.objects.filter(status=Match.Status.PLAYING, chouette=False)
+    live = Match.objects.filter(status=Match.Status.PLAYING)
+    playing = live.filter(chouette=False, tournament_pairing__isnull=True)
     assert playing.count() == 4
-    assert Match.objects.filter(status=Match.Status.PLAYING, chouette=True).count() == 1
+    assert live.filter(chouette=True).count() == 1  # the chouette's board
+    assert live.filter(tournament_pairing__isnull=False).count() == 1  # the cup's semi-final
     assert Match.objects.filter(status=Match.Status.FINISHED).count() == 1
     assert playing.filter(length=0).exists()
     assert playing.filter(variant="nackgammon").exists()
@@ -84,9 +86,10 @@ def test_demo_data_passes_the_replay_check_and_the_recount(db: None) -> None:
     out = StringIO()
     call_command("replay_games", stdout=out)
     assert out.getvalue().endswith(f"{Game.objects.count()} games checked, 0 differ\n")
-    # README.md: "log in as alice: two games wait for her move, one each for the others".
+    # README.md: "two games wait for her move, one for bob, and two for carol (one the
+    # cup's semi-final)".
     waiting = {u.username: games_awaiting(u).count() for u in User.objects.filter(is_bot=False)}
-    assert waiting == {"alice": 2, "bob": 1, "carol": 1}
+    assert waiting == {"alice": 2, "bob": 1, "carol": 2}
     counted = StringIO()
     call_command("recount_stats", stdout=counted)  # raises CommandError on a difference
     assert counted.getvalue().strip() == "No differences."
