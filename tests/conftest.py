@@ -18,6 +18,7 @@ import pytest
 from django.core.cache import cache as django_cache
 from django.db import connection, transaction
 from django.test import Client, override_settings
+from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -142,6 +143,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if in_ci():
             pytest.fail(f"{message} (CI=true: a missing service is a failure)", pytrace=False)
         pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's default language, whatever an earlier test on the
+    same worker left active (a page served in a player's language activates it for the
+    thread, and the activation outlives the request)."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
