@@ -3,9 +3,9 @@
 Playwright's own browser download does not work on our machines, so the tests launch
 ``/usr/bin/chromium``. Every test is marked ``browser`` (skipped locally without Chromium
 or Playwright, a failure under ``CI=true``) and saves a screenshot of where it ended in
-``test-output/e2e/<test>.png`` for a person to look at (the window as it was: a
-whole-page shot of a long page, the API docs', takes seconds). Every page also fails its test
-when it logs a JavaScript error or a Content-Security-Policy violation.
+``test-output/e2e/<test>.png`` for a person to look at: the window as it was (a
+whole-page shot of a long page, such as the API docs, takes seconds). Every page also
+fails its test when it logs a JavaScript error or a Content-Security-Policy violation.
 
 The live server runs in this process, so tests script the dice by monkeypatching
 ``matches.record.dice`` and may call the services directly for the other player.
