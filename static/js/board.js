@@ -592,6 +592,8 @@ function followGame() {
       window.location.reload();
       return true;
     }
+    // How many answers changed nothing: the next poll is already due once this is set.
+    live.dataset.polls = String(Number(live.dataset.polls || 0) + 1);
     return false;
   });
 }
