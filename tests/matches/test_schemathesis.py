@@ -83,7 +83,13 @@ def world(player: User, opponent: User, outsider: User, monkeypatch: pytest.Monk
         challenge_services.challenge_create(challenger=outsider, opponent=None, now=now).pk,
         challenge_services.challenge_create(challenger=UserFactory(), opponent=None, now=now).pk,
     ]
-    return {"match": match.pk, "challenges": challenges}
+    return {"match": match.pk, "challenges": challenges, "rows": None}
+
+
+def stored() -> tuple[Any, ...]:
+    """Every game, match and challenge row and the record's size: what a refused request
+    must leave as it was."""
+    return snapshot(), list(Challenge.objects.order_by("pk").values())
 
 
 def _aim(case: Any, world: dict[str, Any]) -> None:
@@ -132,11 +138,15 @@ def _headers(world: dict[str, Any]) -> dict[str, str]:
 )
 def test_the_api_survives_its_own_schema(case: Any, world: dict[str, Any]) -> None:
     _aim(case, world)
-    before = snapshot()
-    challenges_before = list(Challenge.objects.order_by("pk").values())
-    response = case.call(headers=_headers(world))
+    headers = _headers(world)
+    # After a refused request the rows are as they were checked to be: no need to read
+    # them again (aiming and the token write nothing they hold).
+    before = stored() if world["rows"] is None else world["rows"]
+    world["rows"] = None
+    response = case.call(headers=headers)
     # Every endpoint, whichever app it is in, answers as its schema says (backgammon/api/).
     case.validate_response(response, checks=CHECKS)
     if 400 <= response.status_code < 500:
-        assert snapshot() == before, f"{case.method} {case.formatted_path} changed a game"
-        assert list(Challenge.objects.order_by("pk").values()) == challenges_before
+        after = stored()
+        assert after == before, f"{case.method} {case.formatted_path} changed stored rows"
+        world["rows"] = after
