@@ -313,7 +313,7 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
         _replay(tournament, pairing, now)
         return pairing
     white_won = match.result == Match.Result.WHITE
-    pairing.winner_id = pairing.white_id if white_won else pairing.black_id
+    pairing.winner = pairing.white if white_won else pairing.black  # with its player
     pairing.white_points, pairing.black_points = match.score_white, match.score_black
     pairing.finished_at = now
     pairing.save(update_fields=["winner", "white_points", "black_points", "finished_at"])
@@ -401,14 +401,19 @@ def _knockout_start(tournament: Tournament, field: list[Entry], now: datetime) -
 
 
 def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> None:
-    """After ``finished``'s result: the final won ends the tournament; otherwise the next
-    match is paired once its other feeding match has a winner too (only that one is read)."""
+    """After ``finished``'s result: the final won ends the tournament; otherwise its
+    winner is told at once that they are through (their next opponent may still be
+    playing), and the next match is paired once its other feeding match has a winner too
+    (only that one is read); its own notice tells both players of it."""
     slot = pairings.Slot(finished.round, finished.index)
+    winner = finished.winner
+    assert winner is not None
     if slot.round >= tournament.rounds:
-        assert finished.winner is not None
-        _finish(tournament, finished.winner, now)
+        _finish(tournament, winner, now)
         return
     after = pairings.Slot(slot.round + 1, slot.index // 2)
+    if winner.status != Entry.Status.WITHDRAWN:
+        _tell([winner.player], Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
     # One query: the two feeding matches, with their winners and whether each winner
     # has a vacation ahead (the new match's clock), and the next match if it exists.
     nearby = list(
@@ -435,11 +440,9 @@ def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> 
     top, bottom = feeders[2 * after.index].winner, feeders[2 * after.index + 1].winner
     assert top is not None and bottom is not None
     withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
-    through = [e.player for e in (top, bottom) if e not in withdrawn]
-    _tell(through, Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
     if withdrawn:  # the other goes on without playing
-        winner = bottom if top in withdrawn and bottom not in withdrawn else top
-        _knockout_next(tournament, _walkover(tournament, after, winner, top, now, bottom), now)
+        through = bottom if top in withdrawn and bottom not in withdrawn else top
+        _knockout_next(tournament, _walkover(tournament, after, through, top, now, bottom), now)
         return
     _knockout_pair(tournament, after, top, bottom, now)
 
