@@ -65,7 +65,7 @@ def test_an_eight_player_knockout_is_seeded_and_played_to_its_winner(
     assert told == 8
 
 
-def told(kind: str, round_: int) -> list[str]:
+def notified(kind: str, round_: int) -> list[str]:
     """Who has had the notice ``kind`` about ``round_``, by username (one line each)."""
     rows = Notification.objects.filter(kind=kind, payload__round=round_)
     return sorted(rows.values_list("recipient__username", flat=True))
@@ -80,21 +80,21 @@ def test_a_winner_hears_at_once_they_are_through_and_later_of_their_next_match(
     play_out(by_index[0].match, rng)  # type: ignore[arg-type]
     first = tournament.pairings.get(pk=by_index[0].pk).winner.player.username  # type: ignore[union-attr]
     # Through, while the next opponent is still playing: no match to announce yet.
-    assert told(Notification.Kind.TOURNEY_ADVANCED, 2) == [first]
-    assert told(Notification.Kind.TOURNEY_MATCH, 2) == []
+    assert notified(Notification.Kind.TOURNEY_ADVANCED, 2) == [first]
+    assert notified(Notification.Kind.TOURNEY_MATCH, 2) == []
 
     play_out(by_index[1].match, rng)  # type: ignore[arg-type]
     second = tournament.pairings.get(pk=by_index[1].pk).winner.player.username  # type: ignore[union-attr]
     # Each winner was told once that they are through, and both of the match they start.
-    assert told(Notification.Kind.TOURNEY_ADVANCED, 2) == sorted([first, second])
-    assert told(Notification.Kind.TOURNEY_MATCH, 2) == sorted([first, second])
+    assert notified(Notification.Kind.TOURNEY_ADVANCED, 2) == sorted([first, second])
+    assert notified(Notification.Kind.TOURNEY_MATCH, 2) == sorted([first, second])
 
     play_all(tournament, seed=4)
     champion = tournament.pairings.get(round=3).winner.player.username  # type: ignore[union-attr]
     # The final's winner is told the result, not that they are through to a fourth round.
-    assert told(Notification.Kind.TOURNEY_ADVANCED, 4) == []
-    assert len(told(Notification.Kind.TOURNEY_ADVANCED, 3)) == 2
-    assert champion in told(Notification.Kind.TOURNEY_ADVANCED, 3)
+    assert notified(Notification.Kind.TOURNEY_ADVANCED, 4) == []
+    assert len(notified(Notification.Kind.TOURNEY_ADVANCED, 3)) == 2
+    assert champion in notified(Notification.Kind.TOURNEY_ADVANCED, 3)
 
 
 def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_ruling(
