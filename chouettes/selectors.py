@@ -112,6 +112,13 @@ def board_of(game: ChouetteGame) -> Game:
     return Game.objects.select_related("match__white", "match__black").get(match_id=game.match_id)
 
 
+def board_stamp(game: ChouetteGame, board: Game) -> str:
+    """What an open board page compares with the server's to know it is behind: the
+    board's ply and the number of cube-side decisions, because a member's vote or answer
+    changes the panel while the board waits at its ply."""
+    return f"{board.ply}.{game.decisions.count()}"
+
+
 def panel(chouette: Chouette, viewer: object, game: ChouetteGame | None = None) -> Panel:
     """The chouette as ``viewer`` sees it, at its game in play (or ``game``)."""
     game = current_game(chouette) if game is None else game

@@ -15,4 +15,9 @@ urlpatterns = [
     path("<int:chouette_id>/messages", views.chouette_message_post, name="chouette_message_post"),
     # A game's board is the matches app's game page (ChouetteGame.get_absolute_url).
     path("<int:chouette_id>/games/<int:number>/", views.chouette_game, name="chouette_game"),
+    path(
+        "<int:chouette_id>/games/<int:number>/stamp",
+        views.chouette_game_stamp,
+        name="chouette_game_stamp",
+    ),
 ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -243,6 +243,16 @@ def chouette_game(request: HttpRequest, chouette_id: int, number: int) -> HttpRe
     game = get_object_or_404(ChouetteGame, chouette_id=chouette_id, number=number)
     board = get_object_or_404(Game, match_id=game.match_id)
     return redirect("game_detail", game_id=board.pk)
+
+
+def chouette_game_stamp(request: HttpRequest, chouette_id: int, number: int) -> JsonResponse:
+    """``{"ply": stamp}``: what the board's page, left open, polls in place of the game's
+    own ply (``matches.views.game_ply``), so that it reloads after a member's vote too."""
+    game = get_object_or_404(ChouetteGame, chouette_id=chouette_id, number=number)
+    board = get_object_or_404(Game.objects.only("ply"), match_id=game.match_id)
+    response = JsonResponse({"ply": selectors.board_stamp(game, board)})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --------------------------------------------------------------------------- the game page's panel

@@ -698,6 +698,10 @@ CHECKS: list[Check] = [
     Check("chouettes/<int:chouette_id>/games/<int:number>/", "GET",
           (302, 302, 302, 302, S, 302), lambda w: {**chouette_id(w), "number": 1},
           scene="chouette_team_on_roll"),
+    # The board page's poll: as public as the game's own ply.
+    Check("chouettes/<int:chouette_id>/games/<int:number>/stamp", "GET",
+          (200, 200, 200, 200, S, 200), lambda w: {**chouette_id(w), "number": 1},
+          scene="chouette_team_on_roll"),
     *[
         Check(f"chouettes/<int:chouette_id>/{action}", "GET", (405, 405, 405, 405, S, 405),
               chouette_id, scene="chouette_open")

@@ -309,6 +309,11 @@ TARGETS: dict[str, Target] = {
         {"id": CHOUETTE, "number": object_id(lambda w: 1)},
         post=False,
     ),
+    "chouette_game_stamp": Target(
+        "/chouettes/{id}/games/{number}/stamp",
+        {"id": CHOUETTE, "number": object_id(lambda w: 1)},
+        post=False,
+    ),
     "chouette_game_export_mat": Target(
         "/chouettes/{id}/games/{number}/export.mat",
         {"id": CHOUETTE, "number": object_id(lambda w: 1)},

@@ -44,6 +44,8 @@ class ChouetteView:
     may_talk: bool = False
     may_talk_team: bool = False
     message_max_length: int = Message.MAX_LENGTH
+    #: What the open page polls and compares (:func:`chouettes.selectors.board_stamp`).
+    stamp: str = ""
 
 
 @register.simple_tag(takes_context=True)
@@ -88,4 +90,5 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
         team_view=team_view,
         may_talk=seated,
         may_talk_team=seated and live and selectors.in_team(chouette_game, user),
+        stamp=selectors.board_stamp(chouette_game, game),
     )

@@ -9,6 +9,7 @@ and a spectator reads no chat.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -256,6 +257,31 @@ def test_a_team_double_proposed_agreed_and_taken_through_the_panel(
     for said in ("Bob proposed the team&#x27;s double", "Cy agreed", "Ann (the box) took"):
         assert said in record
     assert "Bob captained from the start." in record
+
+
+def live_stamp(page: str) -> tuple[str, str]:
+    """The open page's poll: the address it asks and the answer it was drawn at."""
+    found = re.search(r'id="live-game" hidden data-url="([^"]+)" data-ply="([^"]+)"', page)
+    assert found, "no live-game poll on the page"
+    return found.group(1), found.group(2)
+
+
+def test_an_open_board_page_learns_of_a_vote_that_leaves_the_board_at_its_ply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = playing(monkeypatch, players=4)
+    assert cube(table, "bob", "propose").status_code == 302
+    url, drawn = live_stamp(game_page(table, "ann"))
+    assert Client().get(url).json() == {"ply": drawn}  # nothing new yet
+    ply = table.board.ply
+    assert cube(table, "cy", "vote_yes").status_code == 302
+    assert table.board.ply == ply and table.board.held  # di's vote is still awaited
+    # The box's page, drawn before cy's vote, sees that it is behind and reloads.
+    answer = Client().get(url)
+    assert answer["Cache-Control"] == "no-store"
+    assert answer.json()["ply"] != drawn
+    assert live_stamp(game_page(table, "ann")) == (url, answer.json()["ply"])
+    assert Client().get(url.replace("/games/1/", "/games/9/")).status_code == 404
 
 
 def test_a_stale_or_wrong_decision_shows_its_message_and_changes_nothing(
