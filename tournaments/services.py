@@ -15,7 +15,9 @@ move that ends a match takes them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -182,7 +184,7 @@ def tournament_register(*, tournament_id: int, user: User, now: datetime) -> Ent
     entry = Entry.objects.create(
         tournament=tournament, player=user, rating=rating, registered_at=now
     )
-    _tell([user], Kind.TOURNEY_REGISTERED, tournament, now)
+    _Step(tournament, now).tell([user], Kind.TOURNEY_REGISTERED).send()
     return entry
 
 
@@ -251,18 +253,21 @@ def _start_due(tournament_id: int, now: datetime) -> bool:
     if tournament.status != Tournament.Status.REGISTERING or tournament.starts_at > now:
         return False  # another run took it
     entries = list(tournament.entries.select_related("player"))
+    step = _Step(tournament, now)
     if len(entries) < tournament.min_players:
         tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
         tournament.cancel_reason = "too_few"
         tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
-        _tell([e.player for e in entries], Kind.TOURNEY_CANCELLED, tournament, now)
-        return True
-    _start(tournament, entries, now)
+        step.tell([e.player for e in entries], Kind.TOURNEY_CANCELLED)
+    else:
+        _start(step, entries)
+    step.send()
     return True
 
 
-def _start(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
+def _start(step: _Step, entries: list[Entry]) -> None:
     """Seed by rating now (best first; registration order breaks ties), then pair."""
+    tournament, now = step.tournament, step.now
     ratings = ratings_of(e.player_id for e in entries)
     entries.sort(key=lambda e: (-ratings[e.player_id], e.registered_at, e.pk))
     for seed, entry in enumerate(entries, start=1):
@@ -283,14 +288,14 @@ def _start(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
     Entry.objects.bulk_update(entries, ["seed", "rating", "status", "group"])
     tournament.status, tournament.started_at = Tournament.Status.RUNNING, now
     tournament.save(update_fields=["status", "started_at"])
-    _tell([e.player for e in entries], Kind.TOURNEY_STARTED, tournament, now)
+    step.tell([e.player for e in entries], Kind.TOURNEY_STARTED)
     if tournament.format == Format.ROUND_ROBIN:
         for number in sorted({e.group or 1 for e in entries}):
             members = [e for e in entries if e.group == number]
             for k, pair in enumerate(pairings.round_robin_pairs(members)):
-                _pair(tournament, Pairing.Stage.GROUP, number, k, pair.white, pair.black, now)
+                _pair(step, Pairing.Stage.GROUP, number, k, pair.white, pair.black)
         return
-    _advance(tournament, now)
+    _advance(step)
 
 
 # Advancing ---------------------------------------------------------------------
@@ -298,19 +303,21 @@ def _start(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
 
 def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     """A tournament match has ended (inside its transaction): record it and advance."""
-    placed = Pairing.objects.filter(match=match).values_list("tournament_id", flat=True)
-    tournament_id = placed.first()
-    if tournament_id is None:
+    # The match's tournament, locked, in one query (none: not a tournament match).
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",)).filter(pairings__match=match).first()
+    )
+    if tournament is None:
         return None
-    tournament = _locked(tournament_id)
-    # Read again under the lock, with the two entries and their players (the loser's
+    # Read under the lock, with the two entries and their players (the loser's
     # elimination and its notice need them).
     pairing = Pairing.objects.select_related("white__player", "black__player").get(match=match)
     if pairing.winner_id is not None or tournament.status != Tournament.Status.RUNNING:
         return pairing
+    step = _Step(tournament, now)
     if match.result not in (Match.Result.WHITE, Match.Result.BLACK):
         # Drawn or cancelled by a moderator: the pairing is played again.
-        _replay(tournament, pairing, now)
+        _replay(step, pairing)
         return pairing
     white_won = match.result == Match.Result.WHITE
     pairing.winner = pairing.white if white_won else pairing.black  # with its player
@@ -320,8 +327,9 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     if pairing.stage == Pairing.Stage.KNOCKOUT:
         loser = pairing.black if white_won else pairing.white
         assert loser is not None
-        _eliminate(loser, tournament.rounds - pairing.round + 1, tournament, now)
-    _advance(tournament, now, pairing)
+        _eliminate(step, loser, tournament.rounds - pairing.round + 1)
+    _advance(step, pairing)
+    step.send()
     return pairing
 
 
@@ -352,20 +360,21 @@ def tournaments_advance(*, now: datetime) -> int:
     return done
 
 
-def _advance(tournament: Tournament, now: datetime, finished: Pairing | None = None) -> None:
+def _advance(step: _Step, finished: Pairing | None = None) -> None:
     """Pair what the result of ``finished`` (or, without one, the start) makes ready; end
     the tournament when it is won. Reads only what the next pairing depends on."""
+    tournament = step.tournament
     if tournament.format == Format.SWISS:
-        _advance_swiss(tournament, now)
+        _advance_swiss(step)
     elif finished is not None and finished.stage == Pairing.Stage.KNOCKOUT:
-        _knockout_next(tournament, finished, now)
+        _knockout_next(step, finished)
     elif tournament.format == Format.ROUND_ROBIN:
-        if _groups_done(tournament, now):
+        if _groups_done(step):
             entries = _entries(tournament)
             winners = [table[0].player for table in _group_tables(tournament, entries).values()]
-            _knockout_start(tournament, sorted((entries[w] for w in winners), key=_by_seed), now)
+            _knockout_start(step, sorted((entries[w] for w in winners), key=_by_seed))
     else:
-        _knockout_start(tournament, sorted(_entries(tournament).values(), key=_by_seed), now)
+        _knockout_start(step, sorted(_entries(tournament).values(), key=_by_seed))
 
 
 def _by_seed(entry: Entry) -> int:
@@ -380,9 +389,10 @@ def _pairings(tournament: Tournament, stage: str) -> list[Pairing]:
     return list(tournament.pairings.filter(stage=stage).order_by("round", "index"))
 
 
-def _knockout_start(tournament: Tournament, field: list[Entry], now: datetime) -> None:
+def _knockout_start(step: _Step, field: list[Entry]) -> None:
     """The bracket of ``field`` (best seed first), by :func:`gammon.tournament.knockout_seeding`:
     its first round paired, and each bye's player through at once (a row with no match)."""
+    tournament = step.tournament
     bracket = pairings.knockout_seeding([e.pk for e in field])
     tournament.rounds = bracket.rounds
     tournament.save(update_fields=["rounds"])
@@ -392,28 +402,27 @@ def _knockout_start(tournament: Tournament, field: list[Entry], now: datetime) -
         top, bottom = bracket.players(slot, {})
         assert top is not None
         if bracket.is_bye(slot):
-            byes.append(_walkover(tournament, slot, by_id[top], None, now))
+            byes.append(_walkover(step, slot, by_id[top], None))
         else:
             assert bottom is not None
-            _knockout_pair(tournament, slot, by_id[top], by_id[bottom], now)
+            _knockout_pair(step, slot, by_id[top], by_id[bottom])
     for bye in byes:
-        _knockout_next(tournament, bye, now)
+        _knockout_next(step, bye)
 
 
-def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> None:
-    """After ``finished``'s result: the final won ends the tournament; otherwise its
-    winner is told at once that they are through (their next opponent may still be
-    playing), and the next match is paired once its other feeding match has a winner too
-    (only that one is read); its own notice tells both players of it."""
+def _knockout_next(step: _Step, finished: Pairing) -> None:
+    """After ``finished``'s result: the final won ends the tournament; otherwise the next
+    match is paired once its other feeding match has a winner too (only that one is
+    read), and its notice tells both players of it. A winner whose next opponent is
+    still playing is told at once that they are through."""
+    tournament, now = step.tournament, step.now
     slot = pairings.Slot(finished.round, finished.index)
     winner = finished.winner
     assert winner is not None
     if slot.round >= tournament.rounds:
-        _finish(tournament, winner, now)
+        _finish(step, winner)
         return
     after = pairings.Slot(slot.round + 1, slot.index // 2)
-    if winner.status != Entry.Status.WITHDRAWN:
-        _tell([winner.player], Kind.TOURNEY_ADVANCED, tournament, now, round=after.round)
     # One query: the two feeding matches, with their winners and whether each winner
     # has a vacation ahead (the new match's clock), and the next match if it exists.
     nearby = list(
@@ -429,43 +438,43 @@ def _knockout_next(tournament: Tournament, finished: Pairing, now: datetime) -> 
             )
         )
     )
-    if any(p.round == after.round for p in nearby):
-        return  # paired already
-    feeders = {p.index: p for p in nearby}
-    if len(feeders) < 2 or any(p.winner_id is None for p in feeders.values()):
+    feeders = {p.index: p for p in nearby if p.round == slot.round}
+    ready = len(feeders) == 2 and all(p.winner_id is not None for p in feeders.values())
+    paired = any(p.round == after.round for p in nearby)
+    top = feeders[2 * after.index].winner if ready else None
+    bottom = feeders[2 * after.index + 1].winner if ready else None
+    withdrawn = [e for e in (top, bottom) if e is not None and e.status == Entry.Status.WITHDRAWN]
+    if winner.status != Entry.Status.WITHDRAWN and (paired or not ready or withdrawn):
+        step.tell([winner.player], Kind.TOURNEY_ADVANCED, round=after.round)
+    if paired or not ready:
         return
+    assert top is not None and bottom is not None
     for feeder in feeders.values():
         assert feeder.winner is not None
         timecontrol.note_vacation_ahead(feeder.winner.player, feeder.winner_away)
-    top, bottom = feeders[2 * after.index].winner, feeders[2 * after.index + 1].winner
-    assert top is not None and bottom is not None
-    withdrawn = [e for e in (top, bottom) if e.status == Entry.Status.WITHDRAWN]
     if withdrawn:  # the other goes on without playing
         through = bottom if top in withdrawn and bottom not in withdrawn else top
-        _knockout_next(tournament, _walkover(tournament, after, through, top, now, bottom), now)
+        _knockout_next(step, _walkover(step, after, through, top, bottom))
         return
-    _knockout_pair(tournament, after, top, bottom, now)
+    _knockout_pair(step, after, top, bottom)
 
 
-def _knockout_pair(
-    tournament: Tournament, slot: pairings.Slot, top: Entry, bottom: Entry, now: datetime
-) -> Pairing:
+def _knockout_pair(step: _Step, slot: pairings.Slot, top: Entry, bottom: Entry) -> Pairing:
     """The match of ``slot``: the colours alternate down the bracket and by round."""
     white, black = (top, bottom) if (slot.round + slot.index) % 2 == 0 else (bottom, top)
-    return _pair(tournament, Pairing.Stage.KNOCKOUT, slot.round, slot.index, white, black, now)
+    return _pair(step, Pairing.Stage.KNOCKOUT, slot.round, slot.index, white, black)
 
 
 def _walkover(
-    tournament: Tournament,
+    step: _Step,
     slot: pairings.Slot,
     winner: Entry,
     white: Entry | None,
-    now: datetime,
     black: Entry | None = None,
 ) -> Pairing:
     """A knock-out place won without play: a bye (no opponent), or a withdrawn opponent."""
     return Pairing.objects.create(
-        tournament=tournament,
+        tournament=step.tournament,
         stage=Pairing.Stage.KNOCKOUT,
         round=slot.round,
         index=slot.index,
@@ -473,8 +482,8 @@ def _walkover(
         black=black,
         winner=winner,
         forfeit=True,
-        created_at=now,
-        finished_at=now,
+        created_at=step.now,
+        finished_at=step.now,
     )
 
 
@@ -504,9 +513,10 @@ def _group_tables(
     }
 
 
-def _groups_done(tournament: Tournament, now: datetime) -> bool:
+def _groups_done(step: _Step) -> bool:
     """Whether every group match has a winner; if so and there is no knock-out, the
     tournament ends with the (single) group's table."""
+    tournament = step.tournament
     if tournament.pairings.filter(stage=Pairing.Stage.GROUP, winner__isnull=True).exists():
         return False
     if tournament.knockout_after:
@@ -516,12 +526,13 @@ def _groups_done(tournament: Tournament, now: datetime) -> bool:
     for row in table:
         entries[row.player].rank = row.rank
     Entry.objects.bulk_update(list(entries.values()), ["rank"])
-    _finish(tournament, entries[table[0].player], now)
+    _finish(step, entries[table[0].player])
     return False
 
 
-def _advance_swiss(tournament: Tournament, now: datetime) -> None:
+def _advance_swiss(step: _Step) -> None:
     """Pair the next round once the last one is over; after the last round, finish."""
+    tournament, now = step.tournament, step.now
     if tournament.pairings.filter(stage=Pairing.Stage.SWISS, winner__isnull=True).exists():
         return  # the round goes on (one query, on the index of open pairings)
     rounds = _pairings(tournament, Pairing.Stage.SWISS)
@@ -532,7 +543,7 @@ def _advance_swiss(tournament: Tournament, now: datetime) -> None:
         for row in standings:
             entries[row.player].rank = row.rank
         Entry.objects.bulk_update(list(entries.values()), ["rank"])
-        _finish(tournament, entries[standings[0].player], now)
+        _finish(step, entries[standings[0].player])
         return
     active = [row for row in standings if entries[row.player].status != Entry.Status.WITHDRAWN]
     history = [
@@ -549,15 +560,7 @@ def _advance_swiss(tournament: Tournament, now: datetime) -> None:
     next_round = pairings.swiss_pair(active, history)
     round_ = played + 1
     for k, pair in enumerate(next_round.pairings):
-        _pair(
-            tournament,
-            Pairing.Stage.SWISS,
-            round_,
-            k,
-            entries[pair.white],
-            entries[pair.black],
-            now,
-        )
+        _pair(step, Pairing.Stage.SWISS, round_, k, entries[pair.white], entries[pair.black])
     if next_round.bye is not None:
         bye = entries[next_round.bye]
         Pairing.objects.create(
@@ -599,32 +602,25 @@ def group_tables(tournament: Tournament) -> dict[int, tuple[pairings.GroupStandi
     return _group_tables(tournament, _entries(tournament))
 
 
-def _pair(
-    tournament: Tournament,
-    stage: str,
-    round_: int,
-    index: int,
-    white: Entry,
-    black: Entry,
-    now: datetime,
-) -> Pairing:
+def _pair(step: _Step, stage: str, round_: int, index: int, white: Entry, black: Entry) -> Pairing:
     """A tournament match at its place: an ordinary match, its first game thrown."""
-    match = _new_match(tournament, white.player, black.player, now)
+    match = _new_match(step, white.player, black.player)
     pairing = Pairing.objects.create(
-        tournament=tournament,
+        tournament=step.tournament,
         stage=stage,
         round=round_,
         index=index,
         white=white,
         black=black,
         match=match,
-        created_at=now,
+        created_at=step.now,
     )
-    _tell([white.player, black.player], Kind.TOURNEY_MATCH, tournament, now, round=round_)
+    step.tell([white.player, black.player], Kind.TOURNEY_MATCH, round=round_)
     return pairing
 
 
-def _new_match(tournament: Tournament, white: User, black: User, now: datetime) -> Match:
+def _new_match(step: _Step, white: User, black: User) -> Match:
+    tournament, now = step.tournament, step.now
     bank = timedelta(days=tournament.time_bank_days)
     match = Match.objects.create(
         white=white,
@@ -643,15 +639,15 @@ def _new_match(tournament: Tournament, white: User, black: User, now: datetime) 
     return match
 
 
-def _replay(tournament: Tournament, pairing: Pairing, now: datetime) -> None:
+def _replay(step: _Step, pairing: Pairing) -> None:
     """A drawn or cancelled tournament match is played again, at the same place."""
     white, black = pairing.white, pairing.black
     assert black is not None  # a bye has no match
-    pairing.match = _new_match(tournament, white.player, black.player, now)
+    pairing.match = _new_match(step, white.player, black.player)
     pairing.save(update_fields=["match"])
 
 
-def _eliminate(entry: Entry, rounds_left: int, tournament: Tournament, now: datetime) -> None:
+def _eliminate(step: _Step, entry: Entry, rounds_left: int) -> None:
     """The loser of a knock-out match is out, placed by the round they lost in: 2 for the
     final's loser, 3 for a semi-final's, 5 for a quarter-final's..."""
     if entry.status in (Entry.Status.ELIMINATED, Entry.Status.FINISHED):
@@ -660,18 +656,19 @@ def _eliminate(entry: Entry, rounds_left: int, tournament: Tournament, now: date
         entry.status = Entry.Status.ELIMINATED
     entry.rank = 2 ** (rounds_left - 1) + 1 if rounds_left > 1 else 2
     entry.save(update_fields=["status", "rank"])
-    _tell([entry.player], Kind.TOURNEY_OUT, tournament, now)
+    step.tell([entry.player], Kind.TOURNEY_OUT)
 
 
-def _finish(tournament: Tournament, winner: Entry, now: datetime) -> None:
-    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
+def _finish(step: _Step, winner: Entry) -> None:
+    tournament = step.tournament
+    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, step.now
     tournament.winner_id = winner.player_id
     tournament.save(update_fields=["status", "finished_at", "winner"])
     winner.rank = 1
     winner.save(update_fields=["rank"])
     tournament.entries.filter(status=Entry.Status.PLAYING).update(status=Entry.Status.FINISHED)
     players = [e.player for e in tournament.entries.select_related("player")]
-    _tell(players, Kind.TOURNEY_RESULT, tournament, now, winner=winner.player.public_name)
+    step.tell(players, Kind.TOURNEY_RESULT, winner=winner.player.public_name)
 
 
 # Moderators --------------------------------------------------------------------
@@ -694,7 +691,7 @@ def tournament_cancel(*, tournament_id: int, reason: str, now: datetime) -> Tour
     for match in live:
         moderator_actions.match_adjudicate(match_id=match.pk, winner=None, cancel=True, now=now)
     players = [e.player for e in tournament.entries.select_related("player")]
-    _tell(players, Kind.TOURNEY_CANCELLED, tournament, now)
+    _Step(tournament, now).tell(players, Kind.TOURNEY_CANCELLED).send()
     return tournament
 
 
@@ -782,18 +779,26 @@ def _schedule_run(schedule_id: int, now: datetime) -> int:
 # Notices ---------------------------------------------------------------------------
 
 
-def _tell(
-    players: Iterable[User], kind: str, tournament: Tournament, now: datetime, **payload: object
-) -> None:
-    """One notice per player, in their language when it is e-mailed."""
-    notify_many(
-        (
-            {
-                "recipient": player,
-                "kind": kind,
-                "payload": {"tournament": tournament.pk, "name": tournament.name, **payload},
-            }
+@dataclass
+class _Step:
+    """One change to a tournament, made at ``now`` under its lock. The notices it owes
+    are gathered and written together when it is done (:meth:`send`): one ``INSERT``
+    for a match's end, however much it pairs (a Swiss round is a hundred matches)."""
+
+    tournament: Tournament
+    now: datetime
+    notices: list[dict[str, Any]] = field(default_factory=list)
+
+    def tell(self, players: Iterable[User], kind: str, **payload: object) -> _Step:
+        """One notice per player, in their language when it is e-mailed."""
+        about = {"tournament": self.tournament.pk, "name": self.tournament.name}
+        self.notices.extend(
+            {"recipient": player, "kind": kind, "payload": {**about, **payload}}
             for player in players
-        ),
-        now=now,
-    )
+        )
+        return self
+
+    def send(self) -> None:
+        if self.notices:
+            notify_many(self.notices, now=self.now)
+            self.notices = []
