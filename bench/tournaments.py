@@ -218,6 +218,16 @@ def report(result: dict[str, object]) -> None:
         )
 
 
+def machine_speed() -> float:
+    """A fixed loop of pure Python, best of 5, in ms: the machines of this kind differ
+    about twofold in speed (and one's speed wanders), so each run prints it beside its
+    figures, to compare runs made on different machines."""
+    import timeit
+
+    loop = "sum(i * i for i in range(1_000_000))"
+    return 1000 * min(timeit.repeat(loop, number=1, repeat=5))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--knockout", type=int, default=1024)
@@ -228,9 +238,11 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="Leave the database afterwards.")
     args = parser.parse_args()
     setup(recreate_database(args.admin_url, args.db))
+    print(f"machine: a fixed Python loop takes {machine_speed():.0f} ms (before)")
     try:
         report(run("knockout", args.knockout, 0))
         report(run("swiss", args.swiss, min(args.rounds, args.swiss - 1)))
+        print(f"\nmachine: a fixed Python loop takes {machine_speed():.0f} ms (after)")
     finally:
         from django.db import connections
 

@@ -1,20 +1,22 @@
 from django.urls import path
 
+import backgammon.converters  # noqa: F401 - registers the id converter
+
 from . import views
 
 urlpatterns = [
     path("challenges/", views.challenge_list, name="challenge_list"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/opponents/", views.challenge_opponents, name="challenge_opponents"),
-    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path("challenges/<id:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path(
-        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+        "challenges/<id:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
     path(
-        "challenges/<int:challenge_id>/withdraw/",
+        "challenges/<id:challenge_id>/withdraw/",
         views.challenge_withdraw,
         name="challenge_withdraw",
     ),
     # The match page (matches') shows the button through the rematch_button tag.
-    path("matches/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
+    path("matches/<id:match_id>/rematch/", views.match_rematch, name="match_rematch"),
 ]

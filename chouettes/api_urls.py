@@ -3,6 +3,7 @@
 from django.urls import path
 
 import backgammon.api.converters  # noqa: F401 - registers the object_id converter
+import backgammon.converters  # noqa: F401 - registers the id converter
 
 from . import api
 from .export_views import ChouetteGameExportView
@@ -33,7 +34,7 @@ urlpatterns = [
         for name, view in ACTIONS.items()
     ),
     path(
-        "chouettes/<object_id:pk>/games/<int:number>/export.mat",
+        "chouettes/<object_id:pk>/games/<id:number>/export.mat",
         ChouetteGameExportView.as_view(),
         name="api_chouette_game_export_mat",
     ),

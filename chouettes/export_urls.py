@@ -3,11 +3,13 @@ api_urls.py)."""
 
 from django.urls import path
 
+import backgammon.converters  # noqa: F401 - registers the id converter
+
 from .export_views import chouette_game_export_mat
 
 urlpatterns = [
     path(
-        "chouettes/<int:chouette_id>/games/<int:number>/export.mat",
+        "chouettes/<id:chouette_id>/games/<id:number>/export.mat",
         chouette_game_export_mat,
         name="chouette_game_export_mat",
     ),

@@ -3,8 +3,10 @@ api_urls.py)."""
 
 from django.urls import path
 
+import backgammon.converters  # noqa: F401 - registers the id converter
+
 from .export_views import match_export_mat
 
 urlpatterns = [
-    path("matches/<int:match_id>/export.mat", match_export_mat, name="match_export_mat"),
+    path("matches/<id:match_id>/export.mat", match_export_mat, name="match_export_mat"),
 ]

@@ -89,7 +89,7 @@ Expected = int | str
 def parametrized_routes() -> dict[str, URLPattern]:
     """Every route of the URL configuration that takes a parameter, by its full route.
 
-    A route is the patterns' text joined from the root (``games/<int:game_id>/``,
+    A route is the patterns' text joined from the root (``games/<id:game_id>/``,
     ``admin/matches/game/<path:object_id>/change/``, or a regex for allauth's).
     """
 
@@ -236,6 +236,23 @@ def _tournament_registering(world: World) -> None:
     _on_turn(world)
 
 
+def _tournament_repeating(world: World) -> None:
+    """A repeating tournament (the first edition of a weekly schedule), by a director
+    who is none of the roles; only ``moderator`` may stop it repeating."""
+    director = UserFactory(username="director")
+    director.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
+    now = timezone.now()
+    world.tournament = tournaments.tournament_create(
+        creator=User.objects.get(pk=director.pk),
+        now=now,
+        name="Matrix weekly",
+        format="knockout",
+        starts_at=now + timedelta(days=3),
+        repeat_days=7,
+    )
+    _on_turn(world)
+
+
 def _tournament_entered(world: World) -> None:
     """``player`` has registered for the tournament; nobody else has."""
     _tournament_registering(world)
@@ -356,6 +373,7 @@ def chouette_ply(**more: object) -> Callable[[World], dict[str, object]]:
 SCENES: dict[str, Callable[[World], None]] = {
     "tournament_registering": _tournament_registering,
     "tournament_entered": _tournament_entered,
+    "tournament_repeating": _tournament_repeating,
     "chouette_open": _chouette_open,
     "chouette_ready": _chouette_ready,
     "chouette_team_on_roll": _chouette_team_on_roll,
@@ -556,40 +574,40 @@ R = REFUSED_302
 #: The expectations. Columns:    anonymous spectator opponent player suspended moderator
 CHECKS: list[Check] = [
     # ---- games and matches are public; acting in one is for its players.
-    Check("games/<int:game_id>/", "GET", (200, 200, 200, 200, S, 200), game_id),
-    Check("games/<int:game_id>/", "POST", (L, 403, 403, 302, S, 403), game_id,
+    Check("games/<id:game_id>/", "GET", (200, 200, 200, 200, S, 200), game_id),
+    Check("games/<id:game_id>/", "POST", (L, 403, 403, 302, S, 403), game_id,
           body=lambda w: {"action": "move", "ply": w.game.ply, "play": w.first_play()}),
-    Check("games/<int:game_id>/board.svg", "GET", (200, 200, 200, 200, S, 200), game_id),
-    Check("games/<int:game_id>/ply", "GET", (200, 200, 200, 200, S, 200), game_id),
+    Check("games/<id:game_id>/board.svg", "GET", (200, 200, 200, 200, S, 200), game_id),
+    Check("games/<id:game_id>/ply", "GET", (200, 200, 200, 200, S, 200), game_id),
     # Showing the dice in the other order is kept in the visitor's own session.
-    Check("games/<int:game_id>/swap-dice/", "GET", (405, 405, 405, 405, S, 405), game_id),
-    Check("games/<int:game_id>/swap-dice/", "POST", (302, 302, 302, 302, S, 302), game_id),
-    Check("games/<int:game_id>/messages/", "GET", (405, 405, 405, 405, S, 405), game_id),
+    Check("games/<id:game_id>/swap-dice/", "GET", (405, 405, 405, 405, S, 405), game_id),
+    Check("games/<id:game_id>/swap-dice/", "POST", (302, 302, 302, 302, S, 302), game_id),
+    Check("games/<id:game_id>/messages/", "GET", (405, 405, 405, 405, S, 405), game_id),
     # A refused message is the game page again, with the reason and the error's status.
-    Check("games/<int:game_id>/messages/", "POST", (L, 403, 302, 302, S, 403), game_id,
+    Check("games/<id:game_id>/messages/", "POST", (L, 403, 302, 302, S, 403), game_id,
           body=lambda w: {"text": "Hello"}),
-    Check("matches/<int:match_id>/", "GET", (200, 200, 200, 200, S, 200), match_id),
-    Check("matches/<int:match_id>/export.mat", "GET", (200, 200, 200, 200, S, 200), match_id),
+    Check("matches/<id:match_id>/", "GET", (200, 200, 200, 200, S, 200), match_id),
+    Check("matches/<id:match_id>/export.mat", "GET", (200, 200, 200, 200, S, 200), match_id),
     # A rematch: either player, once the match is over (409 while it is in play).
-    Check("matches/<int:match_id>/rematch/", "GET", (L, 405, 405, 405, S, 405), match_id),
-    Check("matches/<int:match_id>/rematch/", "POST", (L, 403, 409, 409, S, 403), match_id,
+    Check("matches/<id:match_id>/rematch/", "GET", (L, 405, 405, 405, S, 405), match_id),
+    Check("matches/<id:match_id>/rematch/", "POST", (L, 403, 409, 409, S, 403), match_id,
           label=" in play"),
     # ``player``'s own challenge of the world, to ``opponent`` with the same options, is
     # still open: the same rematch is not offered twice.
-    Check("matches/<int:match_id>/rematch/", "POST", (L, 403, 302, 409, S, 403), match_id,
+    Check("matches/<id:match_id>/rematch/", "POST", (L, 403, 302, 409, S, 403), match_id,
           scene="finished", label=" finished"),
     # ---- analysis: none of a match in play, for anyone (409); a finished match's is
     # public, and its players and moderators may ask for it (503 where gnubg is missing).
-    Check("matches/<int:match_id>/analysis/request", "GET", (405, 405, 405, 405, S, 405),
+    Check("matches/<id:match_id>/analysis/request", "GET", (405, 405, 405, 405, S, 405),
           match_id),
-    Check("matches/<int:match_id>/analysis/request", "POST", (L, 403, 409, 409, S, 409),
+    Check("matches/<id:match_id>/analysis/request", "POST", (L, 403, 409, 409, S, 409),
           match_id, label=" in play"),
-    Check("matches/<int:match_id>/analysis/request", "POST",
+    Check("matches/<id:match_id>/analysis/request", "POST",
           (L, 403, ANALYSED, ANALYSED, S, ANALYSED), match_id, scene="finished",
           label=" finished"),
-    Check("matches/<int:match_id>/analysis/progress", "GET", (409, 409, 409, 409, S, 409),
+    Check("matches/<id:match_id>/analysis/progress", "GET", (409, 409, 409, 409, S, 409),
           match_id, label=" in play"),
-    Check("matches/<int:match_id>/analysis/progress", "GET", (200, 200, 200, 200, S, 200),
+    Check("matches/<id:match_id>/analysis/progress", "GET", (200, 200, 200, 200, S, 200),
           match_id, scene="finished", label=" finished"),
     Check("api/matches/<object_id:pk>/analysis", "GET", (409, 409, 409, 409, S, 409),
           lambda w: {"pk": w.match.pk}, label=" in play"),
@@ -603,11 +621,11 @@ CHECKS: list[Check] = [
     Check("api/matches/<object_id:pk>/export.mat", "GET", (200, 200, 200, 200, S, 200),
           lambda w: {"pk": w.match.pk}),
     # A chouette game's .mat is public, as a match's.
-    Check("chouettes/<int:chouette_id>/games/<int:number>/export.mat", "GET",
+    Check("chouettes/<id:chouette_id>/games/<id:number>/export.mat", "GET",
           (200, 200, 200, 200, S, 200),
           lambda w: {"chouette_id": chouette_pk(w)["pk"], "number": 1},
           scene="chouette_team_on_roll"),
-    Check("api/chouettes/<object_id:pk>/games/<int:number>/export.mat", "GET",
+    Check("api/chouettes/<object_id:pk>/games/<id:number>/export.mat", "GET",
           (200, 200, 200, 200, S, 200), lambda w: {**chouette_pk(w), "number": 1},
           scene="chouette_team_on_roll"),
     Check("api/matches/<object_id:pk>/", "GET", (200, 200, 200, 200, S, 200),
@@ -693,69 +711,74 @@ CHECKS: list[Check] = [
           tournament_pk, scene="tournament_entered"),
     # ---- the chouette pages: the session page is public, as a match is; its forms are
     # the API's decisions, for the same players (a refusal is the page with its status).
-    Check("chouettes/<int:chouette_id>/", "GET", (200, 200, 200, 200, S, 200), chouette_id,
+    Check("chouettes/<id:chouette_id>/", "GET", (200, 200, 200, 200, S, 200), chouette_id,
           scene="chouette_team_on_roll"),
-    Check("chouettes/<int:chouette_id>/games/<int:number>/", "GET",
+    Check("chouettes/<id:chouette_id>/games/<id:number>/", "GET",
           (302, 302, 302, 302, S, 302), lambda w: {**chouette_id(w), "number": 1},
           scene="chouette_team_on_roll"),
     # The board page's poll: as public as the game's own ply.
-    Check("chouettes/<int:chouette_id>/games/<int:number>/stamp", "GET",
+    Check("chouettes/<id:chouette_id>/games/<id:number>/stamp", "GET",
           (200, 200, 200, 200, S, 200), lambda w: {**chouette_id(w), "number": 1},
           scene="chouette_team_on_roll"),
     *[
-        Check(f"chouettes/<int:chouette_id>/{action}", "GET", (405, 405, 405, 405, S, 405),
+        Check(f"chouettes/<id:chouette_id>/{action}", "GET", (405, 405, 405, 405, S, 405),
               chouette_id, scene="chouette_open")
         for action in ("join", "leave", "start", "invite", "cube", "suggest", "messages")
     ],
-    Check("chouettes/<int:chouette_id>/join", "POST", (L, 403, 409, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/join", "POST", (L, 403, 409, 302, S, 403), chouette_id,
           scene="chouette_open"),
-    Check("chouettes/<int:chouette_id>/invite", "POST", (L, 403, 403, 302, S, 403),
+    Check("chouettes/<id:chouette_id>/invite", "POST", (L, 403, 403, 302, S, 403),
           chouette_id, scene="chouette_ready", body=lambda w: {"invite": "charlie"}),
-    Check("chouettes/<int:chouette_id>/start", "POST", (L, 403, 403, 302, S, 403),
+    Check("chouettes/<id:chouette_id>/start", "POST", (L, 403, 403, 302, S, 403),
           chouette_id, scene="chouette_ready"),
-    Check("chouettes/<int:chouette_id>/leave", "POST", (L, 403, 302, 302, S, 403),
+    Check("chouettes/<id:chouette_id>/leave", "POST", (L, 403, 302, 302, S, 403),
           chouette_id, scene="chouette_team_on_roll"),
-    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
           scene="chouette_team_on_roll", body=chouette_ply(action="propose"),
           label=" propose"),
-    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
           scene="chouette_vote", body=chouette_ply(action="vote_yes"), label=" vote"),
-    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
           scene="chouette_team_doubled", body=chouette_ply(action="box_take"),
           label=" box take"),
-    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
           scene="chouette_box_on_roll", body=chouette_ply(action="box_double"),
           label=" box double"),
-    Check("chouettes/<int:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
+    Check("chouettes/<id:chouette_id>/cube", "POST", (L, 403, 400, 302, S, 403), chouette_id,
           scene="chouette_box_doubled", body=chouette_ply(action="drop"), label=" answer"),
-    Check("chouettes/<int:chouette_id>/suggest", "POST", (L, 403, 403, 302, S, 403),
+    Check("chouettes/<id:chouette_id>/suggest", "POST", (L, 403, 403, 302, S, 403),
           chouette_id, scene="chouette_team_moving", body=chouette_board_play),
-    Check("chouettes/<int:chouette_id>/messages", "POST", (L, 403, 302, 302, S, 403),
+    Check("chouettes/<id:chouette_id>/messages", "POST", (L, 403, 302, 302, S, 403),
           chouette_id, scene="chouette_team_on_roll", body=lambda w: {"text": "Hello all"}),
     # The pages: the same rules; a refusal is the tournament page with its message.
-    Check("tournaments/<int:tournament_id>/", "GET", (200, 200, 200, 200, S, 200),
+    Check("tournaments/<id:tournament_id>/", "GET", (200, 200, 200, 200, S, 200),
           tournament_id, scene="tournament_entered"),
     *[
-        Check(f"tournaments/<int:tournament_id>/{action}/", "GET", (L, 405, 405, 405, S, 405),
+        Check(f"tournaments/<id:tournament_id>/{action}/", "GET", (L, 405, 405, 405, S, 405),
               tournament_id, scene="tournament_registering")
         for action in ("register", "withdraw")
     ],
-    Check("tournaments/<int:tournament_id>/register/", "POST", (L, 302, 302, 409, S, 302),
+    Check("tournaments/<id:tournament_id>/register/", "POST", (L, 302, 302, 409, S, 302),
           tournament_id, scene="tournament_entered"),
-    Check("tournaments/<int:tournament_id>/withdraw/", "POST", (L, 404, 404, 302, S, 404),
+    Check("tournaments/<id:tournament_id>/withdraw/", "POST", (L, 404, 404, 302, S, 404),
           tournament_id, scene="tournament_entered"),
+    # Only those who run tournaments (the moderators) stop one repeating.
+    Check("tournaments/<id:tournament_id>/stop-repeating/", "GET", (L, 405, 405, 405, S, 405),
+          tournament_id, scene="tournament_repeating"),
+    Check("tournaments/<id:tournament_id>/stop-repeating/", "POST",
+          (L, 403, 403, 403, S, 302), tournament_id, scene="tournament_repeating"),
     # ---- challenges: ``player`` challenged ``opponent``.
-    Check("challenges/<int:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
+    Check("challenges/<id:challenge_id>/accept/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),
-    Check("challenges/<int:challenge_id>/accept/", "POST", (L, 403, 302, 400, S, 403),
+    Check("challenges/<id:challenge_id>/accept/", "POST", (L, 403, 302, 400, S, 403),
           challenge_id),
-    Check("challenges/<int:challenge_id>/decline/", "GET", (L, 405, 405, 405, S, 405),
+    Check("challenges/<id:challenge_id>/decline/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),
-    Check("challenges/<int:challenge_id>/decline/", "POST", (L, 403, 302, 403, S, 403),
+    Check("challenges/<id:challenge_id>/decline/", "POST", (L, 403, 302, 403, S, 403),
           challenge_id),
-    Check("challenges/<int:challenge_id>/withdraw/", "GET", (L, 405, 405, 405, S, 405),
+    Check("challenges/<id:challenge_id>/withdraw/", "GET", (L, 405, 405, 405, S, 405),
           challenge_id),
-    Check("challenges/<int:challenge_id>/withdraw/", "POST", (L, 403, 403, 302, S, 403),
+    Check("challenges/<id:challenge_id>/withdraw/", "POST", (L, 403, 403, 302, S, 403),
           challenge_id),
     *[
         Check(f"api/challenges/<object_id:pk>/{action}", "GET", (401, 405, 405, 405, S, 405),
@@ -770,9 +793,9 @@ CHECKS: list[Check] = [
           lambda w: {"pk": w.challenge.pk}),
     # ---- vacations: ``player``'s own. Someone else's is "no such vacation", as a
     # missing one is, so the answer tells nothing about other players' vacations.
-    Check("vacations/<int:vacation_id>/cancel/", "GET", (L, 405, 405, 405, S, 405),
+    Check("vacations/<id:vacation_id>/cancel/", "GET", (L, 405, 405, 405, S, 405),
           lambda w: {"vacation_id": w.vacation.pk}),
-    Check("vacations/<int:vacation_id>/cancel/", "POST", (L, 400, 400, 302, S, 400),
+    Check("vacations/<id:vacation_id>/cancel/", "POST", (L, 400, 400, 302, S, 400),
           lambda w: {"vacation_id": w.vacation.pk}),
     # ---- notifications: marking read takes the ids in the body; only one's own change.
     Check("notifications/read/", "POST", (L, R, R, 302, S, R), lambda w: {},
@@ -917,13 +940,13 @@ def test_every_parametrized_url_has_an_expectation() -> None:
 #: The site's URLs plus one new URL with a parameter (for the test below).
 urlpatterns = [
     path("", include("backgammon.urls")),
-    path("widgets/<int:widget_id>/", lambda request, widget_id: HttpResponse()),
+    path("widgets/<id:widget_id>/", lambda request, widget_id: HttpResponse()),
 ]
 
 
 def test_a_new_url_without_a_row_is_reported() -> None:
     with override_settings(ROOT_URLCONF=__name__):
-        assert unlisted_routes() == ["widgets/<int:widget_id>/"]
+        assert unlisted_routes() == ["widgets/<id:widget_id>/"]
 
 
 # --------------------------------------------------------------------------- the admin

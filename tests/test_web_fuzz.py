@@ -116,7 +116,7 @@ VALUE = st.one_of(
     st.dates().map(lambda d: d.isoformat()),
     st.lists(st.sampled_from(HOSTILE), min_size=2, max_size=3),
 )
-#: An integer for an ``<int:…>`` path segment: mostly the live object's own id.
+#: An integer for an ``<id:…>`` path segment: mostly the live object's own id.
 HOSTILE_IDS = [0, 1, 2**31, HUGE - 1, HUGE, 2**64, 10**30]
 #: Swept through every field, parameter and segment of every page, one value at a time.
 SWEEP: list[str | list[str]] = [
@@ -204,7 +204,7 @@ class Segment:
     """A path segment: mostly a live object's id or a real name, otherwise anything."""
 
     real: Callable[[World], str]
-    digits: bool = False  # an ``<int:…>`` converter: only ASCII digits reach the view
+    digits: bool = False  # an ``<id:…>`` converter: only ASCII digits reach the view
 
     def draw(self, data: st.DataObject, world: World) -> str:
         if data.draw(st.integers(0, 3), label="aim the segment"):
@@ -353,6 +353,9 @@ TARGETS: dict[str, Target] = {
     "tournament_detail": Target("/tournaments/{id}/", {"id": TOURNAMENT}, post=False),
     "tournament_register": Target("/tournaments/{id}/register/", {"id": TOURNAMENT}, get=False),
     "tournament_withdraw": Target("/tournaments/{id}/withdraw/", {"id": TOURNAMENT}, get=False),
+    "tournament_stop_repeating": Target(
+        "/tournaments/{id}/stop-repeating/", {"id": TOURNAMENT}, get=False
+    ),
     # allauth: the forms of a visitor
     "account_login": Target("/accounts/login/", anonymous=True),
     "account_signup": Target("/accounts/signup/", anonymous=True),

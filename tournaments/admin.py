@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from backgammon.admin_base import ReadOnlyInline, RecordAdmin, admin_link
+from backgammon.errors import InvalidAction, ServiceError
 
+from . import services
 from .models import Entry, Pairing, Schedule, Tournament
 
 
@@ -42,8 +45,42 @@ class TournamentAdmin(RecordAdmin):
     show_full_result_count = False
 
 
+class ScheduleForm(forms.ModelForm):
+    """A schedule's options are checked as a new tournament's are, since its editions are
+    made from them: what :func:`~tournaments.services.check_options` refuses is refused
+    here, with its message."""
+
+    class Meta:
+        model = Schedule
+        fields = [
+            "name",
+            "format",
+            *services.SCHEDULED_OPTIONS,
+            "every_days",
+            "registration_days",
+            "next_start_at",
+            "active",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            options: dict[str, Any] = {name: data[name] for name in services.CHECKED_OPTIONS}
+            services.check_options(**options)
+            if data.get("invitation_only"):
+                raise InvalidAction(
+                    _("A repeating tournament is open to all: its editions have no invitations.")
+                )
+        except ServiceError as error:
+            raise forms.ValidationError(str(error), code=error.code) from None
+        return data
+
+
 @admin.register(Schedule)
 class ScheduleAdmin(admin.ModelAdmin):
+    form = ScheduleForm
     list_display = ["name", "format", "length", "every_days", "next_start_at", "active"]
     list_filter = ["active", "format"]
     readonly_fields = ["created_by"]

@@ -3,9 +3,9 @@
 Alice directs them (she holds the ``manage_tournament`` permission, so the demo shows
 the form of a new tournament too). "Demo cup", a 3-point knock-out of Alice, Bob and
 Carol, is under way: the top seed by rating has a bye into the final, and the other
-two play the semi-final. "Weekly open", a 5-point Swiss, takes registrations until it
-starts in a week; Bob has entered. Idempotent: existing demo tournaments are left as
-they are.
+two play the semi-final. "Weekly open", a 5-point Swiss repeating every week (its
+editions are named by their start date), takes registrations until it starts in a week;
+Bob has entered. Idempotent: existing demo tournaments are left as they are.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import Permission
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -32,7 +33,7 @@ def create_demo_data(*, users: Sequence[User], stdout: Any) -> None:
     players = {u.username: u for u in users if u.username in ("alice", "bob", "carol")}
     if len(players) < 3:
         return
-    if Tournament.objects.filter(name__in=(CUP, OPEN)).exists():
+    if Tournament.objects.filter(Q(name=CUP) | Q(name__startswith=OPEN)).exists():
         stdout.write("Demo tournaments already exist\n")
         return
     director = players["alice"]
@@ -76,6 +77,7 @@ def _create(director: User, players: list[User]) -> tuple[Tournament, Tournament
         rounds=4,
         min_players=6,
         max_players=64,
+        repeat_days=7,
     )
     services.tournament_register(tournament_id=weekly.pk, user=players[1], now=now)
     cup.refresh_from_db()

@@ -138,6 +138,17 @@ class TournamentForm(forms.Form):
         help_text=_("Round-robin only: players in a group (0: one group of everyone)."),
     )
     knockout_after = forms.BooleanField(label=_("Group winners play a knock-out"), required=False)
+    repeat_days = forms.IntegerField(
+        label=_("Repeat every (days)"),
+        min_value=0,
+        max_value=365,
+        initial=0,
+        required=False,
+        help_text=_(
+            "Moderators only: a new edition every so many days, each opening for "
+            "registration as long before its start as this one. 0: this tournament only."
+        ),
+    )
 
     #: Which field a service error code belongs to (others go on top of the form).
     ERROR_FIELDS = {
@@ -149,7 +160,18 @@ class TournamentForm(forms.Form):
         "groups": "group_size",
         "rating_limits": "rating_max",
         "dates": "starts_at",
+        "repeat": "repeat_days",
     }
+
+    def __init__(self, *args: Any, repeating: bool = True, **kwargs: Any) -> None:
+        """``repeating``: whether the user may set up a repeating tournament (the field
+        is left out for those who may not)."""
+        super().__init__(*args, **kwargs)
+        if not repeating:
+            del self.fields["repeat_days"]
+
+    def clean_repeat_days(self) -> int:
+        return self.cleaned_data.get("repeat_days") or 0
 
     def clean_invited(self) -> list[User]:
         """The invited usernames, each an active player's."""

@@ -12,6 +12,8 @@ services create only the pairings missing. Who meets whom is
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -229,3 +231,8 @@ class Schedule(TournamentOptions):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def next_opens_at(self) -> datetime:
+        """When the next edition opens for registration."""
+        return self.next_start_at - timedelta(days=self.registration_days)

@@ -24,7 +24,9 @@ def tournaments_listed(
 ) -> QuerySet[Tournament]:
     """Tournaments, filtered by status (``upcoming`` means open for registration), format
     and match length; soonest first for those to come, latest first for the rest."""
-    rows = Tournament.objects.annotate(players=Count("entries")).select_related("winner")
+    rows = Tournament.objects.annotate(players=Count("entries")).select_related(
+        "winner", "schedule"
+    )
     if status == "upcoming":
         rows = rows.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
     elif status:

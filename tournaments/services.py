@@ -14,6 +14,7 @@ move that ends a match takes them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -39,8 +40,29 @@ from .models import Entry, Format, Invitation, Pairing, Schedule, Tournament
 Kind = Notification.Kind
 
 #: Who may create a tournament: moderators with this permission, and players too when
-#: ``settings.TOURNAMENTS_BY_PLAYERS`` is on.
+#: ``settings.TOURNAMENTS_BY_PLAYERS`` is on. Only moderators set up repeating ones.
 MANAGE_PERMISSION = "tournaments.manage_tournament"
+
+#: The longest gap between two editions of a repeating tournament.
+MAX_REPEAT_DAYS = 365
+
+#: What a schedule's editions take from it (besides the format).
+SCHEDULED_OPTIONS = (
+    "description",
+    "length",
+    "variant",
+    "days_per_move",
+    "time_bank_days",
+    "rated",
+    "min_players",
+    "max_players",
+    "rating_min",
+    "rating_max",
+    "invitation_only",
+    "rounds",
+    "group_size",
+    "knockout_after",
+)
 
 
 # Creating -----------------------------------------------------------------------
@@ -51,6 +73,20 @@ def may_create(user: User) -> bool:
         user.is_authenticated
         and (user.has_perm(MANAGE_PERMISSION) or getattr(settings, "TOURNAMENTS_BY_PLAYERS", False))
     )
+
+
+#: The options :func:`check_options` checks, by name.
+CHECKED_OPTIONS = (
+    "format",
+    "length",
+    "min_players",
+    "max_players",
+    "rounds",
+    "group_size",
+    "knockout_after",
+    "rating_min",
+    "rating_max",
+)
 
 
 def check_options(
@@ -101,10 +137,17 @@ def tournament_create(
     registration_opens_at: datetime | None = None,
     invite: Sequence[User] = (),
     schedule: Schedule | None = None,
+    repeat_days: int = 0,
     **options: object,
 ) -> Tournament:
     """A new tournament, open for registration from ``registration_opens_at`` (now by
-    default) until it starts at ``starts_at``."""
+    default) until it starts at ``starts_at``.
+
+    ``repeat_days``: a moderator's repeating tournament. This is its first edition, and
+    a :class:`~tournaments.models.Schedule` with the same options opens the next one
+    ``repeat_days`` later, with the same registration time before its start, and so on
+    until a moderator stops it (:func:`schedule_stop`). Each edition's name ends with
+    its start date."""
     if not may_create(creator):
         raise Forbidden(_("Only the moderators create tournaments."))
     name = name.strip()
@@ -116,8 +159,10 @@ def tournament_create(
             _("The tournament starts in the future, after its registration opens."),
             code="dates",
         )
+    if repeat_days:
+        _check_repeat(creator, repeat_days, bool(options.get("invitation_only")))
     tournament = Tournament(
-        name=name,
+        name=f"{name} {starts_at:%Y-%m-%d}" if repeat_days else name,
         format=format,
         created_by=creator,
         schedule=schedule,
@@ -126,22 +171,57 @@ def tournament_create(
         created_at=now,
         **options,
     )
-    check_options(
-        format=tournament.format,
-        length=tournament.length,
-        min_players=tournament.min_players,
-        max_players=tournament.max_players,
-        rounds=tournament.rounds,
-        group_size=tournament.group_size,
-        knockout_after=tournament.knockout_after,
-        rating_min=tournament.rating_min,
-        rating_max=tournament.rating_max,
-    )
+    check_options(**{option: getattr(tournament, option) for option in CHECKED_OPTIONS})
+    if repeat_days:
+        tournament.schedule = Schedule.objects.create(
+            name=name,
+            format=tournament.format,
+            created_by=creator,
+            every_days=repeat_days,
+            registration_days=max(1, math.ceil((starts_at - opens) / timedelta(days=1))),
+            next_start_at=starts_at + timedelta(days=repeat_days),
+            **{option: getattr(tournament, option) for option in SCHEDULED_OPTIONS},
+        )
     tournament.save()
     Invitation.objects.bulk_create(
         [Invitation(tournament=tournament, player=p) for p in invite], ignore_conflicts=True
     )
     return tournament
+
+
+def _check_repeat(creator: User, repeat_days: int, invitation_only: bool) -> None:
+    if not creator.has_perm(MANAGE_PERMISSION):
+        raise Forbidden(_("Only the moderators set up repeating tournaments."), code="repeat")
+    if not 1 <= repeat_days <= MAX_REPEAT_DAYS:
+        raise InvalidAction(
+            _("A tournament repeats every 1 to %(days)s days."), code="repeat", days=MAX_REPEAT_DAYS
+        )
+    if invitation_only:
+        raise InvalidAction(
+            _("A repeating tournament is open to all: its editions have no invitations."),
+            code="repeat",
+        )
+
+
+@transaction.atomic
+def schedule_stop(*, tournament_id: int, user: User) -> Schedule:
+    """A moderator stops the repeating tournament that ``tournament_id`` is an edition
+    of: no edition opens any more (those opened already go on)."""
+    if not user.has_perm(MANAGE_PERMISSION):
+        raise Forbidden(_("Only the moderators stop a repeating tournament."))
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(_("No such tournament."))
+    schedule = (
+        Schedule.objects.select_for_update().filter(pk=tournament.schedule_id).first()
+        if tournament.schedule_id
+        else None
+    )
+    if schedule is None or not schedule.active:
+        raise Conflict(_("This tournament does not repeat."), code="not_repeating")
+    schedule.active = False
+    schedule.save(update_fields=["active"])
+    return schedule
 
 
 # Registration --------------------------------------------------------------------
@@ -738,28 +818,10 @@ def schedules_run(*, now: datetime) -> int:
 def _schedule_run(schedule_id: int, now: datetime) -> int:
     schedule = Schedule.objects.select_for_update().get(pk=schedule_id)
     made = 0
-    while schedule.next_start_at - timedelta(days=schedule.registration_days) <= now:
+    while schedule.next_opens_at <= now:
         start = schedule.next_start_at
         if start > now:
-            options = {
-                name: getattr(schedule, name)
-                for name in (
-                    "description",
-                    "length",
-                    "variant",
-                    "days_per_move",
-                    "time_bank_days",
-                    "rated",
-                    "min_players",
-                    "max_players",
-                    "rating_min",
-                    "rating_max",
-                    "invitation_only",
-                    "rounds",
-                    "group_size",
-                    "knockout_after",
-                )
-            }
+            options = {option: getattr(schedule, option) for option in SCHEDULED_OPTIONS}
             Tournament.objects.create(
                 name=f"{schedule.name} {start:%Y-%m-%d}",
                 format=schedule.format,

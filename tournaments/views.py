@@ -72,6 +72,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entries": list(selectors.entries_of(tournament)),
         "may_register": selectors.may_register(tournament, request.user, timezone.now()),
         "entered": selectors.entered(tournament, request.user),
+        "may_manage": request.user.has_perm(services.MANAGE_PERMISSION),
     }
     entered = context["entered"]
     context["may_withdraw"] = isinstance(entered, Entry) and (
@@ -144,6 +145,18 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
 
 
 @login_required
+@require_POST
+def tournament_stop_repeating(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A moderator stops the repeating tournament this one is an edition of."""
+    try:
+        services.schedule_stop(tournament_id=tournament_id, user=signed_in_user(request))
+    except ServiceError as error:
+        return _refused(request, tournament_id, error)
+    messages.success(request, _("No more editions of this tournament will open."))
+    return redirect("tournament_detail", tournament_id=tournament_id)
+
+
+@login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """The form of a new tournament, for those who may create one (a 403 for the rest)."""
     user = signed_in_user(request)
@@ -155,8 +168,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             status=403,
         )
     status = 200
+    repeating = user.has_perm(services.MANAGE_PERMISSION)
     if request.method == "POST":
-        form = TournamentForm(request.POST)
+        form = TournamentForm(request.POST, repeating=repeating)
         if form.is_valid():
             try:
                 tournament = services.tournament_create(
@@ -171,5 +185,5 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         else:
             status = 400
     else:
-        form = TournamentForm()
+        form = TournamentForm(repeating=repeating)
     return render(request, "tournaments/tournament_new.html", {"form": form}, status=status)

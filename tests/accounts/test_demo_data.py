@@ -38,9 +38,10 @@ def test_the_demo_has_a_tournament_under_way_and_one_open() -> None:
     call_command("demo_data", stdout=out)
     call_command("demo_data", stdout=StringIO())  # idempotent
     cup = Tournament.objects.get(name="Demo cup")
-    weekly = Tournament.objects.get(name="Weekly open")
+    weekly = Tournament.objects.get(name__startswith="Weekly open ")
     assert cup.status == Tournament.Status.RUNNING
     assert weekly.status == Tournament.Status.REGISTERING
+    assert weekly.schedule is not None and weekly.schedule.every_days == 7
     assert list(weekly.entries.values_list("player__username", flat=True)) == ["bob"]
     bye = Pairing.objects.get(tournament=cup, black__isnull=True)
     assert bye.winner is not None and bye.winner.seed == 1
@@ -55,3 +56,4 @@ def test_the_demo_has_a_tournament_under_way_and_one_open() -> None:
     page = alice.get(cup.get_absolute_url())
     assert page.status_code == 200 and "Demo cup" in page.content.decode()
     assert alice.get("/tournaments/new").status_code == 200  # she directs them
+    assert "Stop repeating" in alice.get(weekly.get_absolute_url()).content.decode()
