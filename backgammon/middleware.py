@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
 
@@ -44,3 +46,37 @@ class RejectNulMiddleware:
             detail = _("The address holds a character that is not allowed (NUL).")
             return render(request, "400.html", {"detail": detail}, status=400)
         return self.get_response(request)
+
+
+class RefusedFormStatusMiddleware:
+    """A form sent back with its errors answers 400, whichever view rendered it.
+
+    The site's own views set the status of a refused form themselves. allauth's (log-in,
+    sign-up, password, e-mail addresses) and the admin's log-in render it as Django's
+    ``FormView`` does, with 200, so a client or a bot could not tell a refused form from
+    a page. They answer with a ``TemplateResponse``, whose context is still readable
+    here, before it is rendered. Only a form already validated is looked at: asking an
+    unvalidated one for its errors would validate it again (allauth's log-in form counts
+    a failed attempt as it validates).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_template_response(
+        self, request: HttpRequest, response: TemplateResponse
+    ) -> TemplateResponse:
+        if request.method == "POST" and response.status_code == 200:
+            form = (response.context_data or {}).get("form")
+            if isinstance(form, BaseForm) and form.is_bound and _validated_with_errors(form):
+                response.status_code = 400
+        return response
+
+
+def _validated_with_errors(form: BaseForm) -> bool:
+    # ``_errors`` stays None until the form is validated; ``errors`` would validate it.
+    errors = getattr(form, "_errors", None)
+    return errors is not None and bool(errors)

@@ -106,6 +106,8 @@ MIDDLEWARE = [
     # A NUL in the URL: 404/400 in the user's language, before any lookup (PostgreSQL
     # cannot compare one).
     "backgammon.middleware.RejectNulMiddleware",
+    # A form refused by a view that answers it with 200 (allauth's, the admin's log-in): 400.
+    "backgammon.middleware.RefusedFormStatusMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A suspended player's session ends here, with a page naming the reason and the end.
     "moderation.middleware.SuspensionMiddleware",

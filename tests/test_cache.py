@@ -126,7 +126,7 @@ def test_with_redis_down_the_log_in_works_and_its_limits_fail_open_with_a_warnin
     with caplog.at_level(logging.WARNING, logger="backgammon.cache"):
         for _ in range(12):  # more than any limit allows
             wrong = client.post(reverse("account_login"), {"login": "alice", "password": "nope"})
-            assert wrong.status_code == 200
+            assert wrong.status_code == 400
             assert "Too many failed login attempts" not in wrong.content.decode()
         response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == reverse("dashboard")
