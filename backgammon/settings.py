@@ -64,6 +64,8 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", sorted({"localhost", "127.0.0.1", "[::1]", _site.hostname or ""} - {""})
 )
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"]
+# A form refused for its token: the site's page, in the player's language.
+CSRF_FAILURE_VIEW = "backgammon.csrf.csrf_failure"
 
 # --- Applications --------------------------------------------------------------
 
