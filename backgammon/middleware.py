@@ -52,8 +52,8 @@ class RefusedFormStatusMiddleware:
     """A form sent back with its errors answers 400, whichever view rendered it.
 
     The site's own views set the status of a refused form themselves. allauth's (log-in,
-    sign-up, password, e-mail addresses) and the admin's log-in render it as Django's
-    ``FormView`` does, with 200, so a client or a bot could not tell a refused form from
+    sign-up, password, e-mail addresses) and the admin's (log-in, change forms, the
+    moderators' action forms) render it as Django's ``FormView`` does, with 200, so a client or a bot could not tell a refused form from
     a page. They answer with a ``TemplateResponse``, whose context is still readable
     here, before it is rendered. Only a form already validated is looked at: asking an
     unvalidated one for its errors would validate it again (allauth's log-in form counts
@@ -70,7 +70,9 @@ class RefusedFormStatusMiddleware:
         self, request: HttpRequest, response: TemplateResponse
     ) -> TemplateResponse:
         if request.method == "POST" and response.status_code == 200:
-            form = (response.context_data or {}).get("form")
+            context = response.context_data or {}
+            # The admin's change form holds its form in "adminform".
+            form = context.get("form") or getattr(context.get("adminform"), "form", None)
             if isinstance(form, BaseForm) and form.is_bound and _validated_with_errors(form):
                 response.status_code = 400
         return response

@@ -43,8 +43,14 @@ from backgammon.paginators import EstimatedCountPaginator
 from chouettes.admin import ChouetteAdmin, ChouetteMessageAdmin
 from chouettes.models import Chouette
 from chouettes.models import Message as ChouetteMessage
-from matches.admin import GameMessageAdmin, MatchAdmin, message_context_html
-from matches.models import GameMessage, Match
+from matches.admin import (
+    GameMessageAdmin,
+    MatchAdmin,
+    VacationAdmin,
+    VacationForm,
+    message_context_html,
+)
+from matches.models import GameMessage, Match, Vacation
 from tournaments.admin import TournamentAdmin
 from tournaments.models import Tournament
 
@@ -454,6 +460,55 @@ class ModeratedChouetteMessageAdmin(ActionViewsMixin, ChouetteMessageAdmin):
             moderator=moderator, message=obj, reason=form.cleaned_data["reason"], now=timezone.now()
         )
         return str(_("The message has been hidden."))
+
+
+# --------------------------------------------------------------------------- vacations
+
+admin.site.unregister(Vacation)
+
+
+class AuditedVacationForm(VacationForm):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=services.MAX_REASON,
+        help_text=_("Required. Kept in the audit log."),
+    )
+
+
+@admin.register(Vacation)
+class AuditedVacationAdmin(VacationAdmin):
+    """``matches``' vacation admin, whose changes (with their reason) and removals are
+    audited (``moderation.vacation.changed``, ``moderation.vacation.deleted``)."""
+
+    form = AuditedVacationForm
+    fields = [*VacationAdmin.fields, "reason"]
+
+    def save_model(self, request: HttpRequest, obj: Vacation, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        services.vacation_change(
+            moderator=_staff(request),
+            vacation_id=obj.pk,
+            start=data["start"],
+            end=data["end"],
+            reason=data["reason"],
+            now=form.now,
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Vacation) -> None:
+        services.vacation_delete(moderator=_staff(request), vacation_id=obj.pk, now=timezone.now())
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Vacation]) -> None:
+        now, moderator = timezone.now(), _staff(request)
+        for pk in list(queryset.values_list("pk", flat=True)):
+            services.vacation_delete(moderator=moderator, vacation_id=pk, now=now)
+
+
+def _staff(request: HttpRequest) -> User:
+    """The signed-in staff member (``admin_view`` lets no one else through)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 # --------------------------------------------------------------------------- tournaments

@@ -10,7 +10,7 @@ them before calling); these functions trust their caller, like every service.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -25,8 +25,8 @@ from chouettes import services as chouette_services
 from chouettes.models import Chouette, Seat
 from chouettes.models import Message as ChouetteMessage
 from gammon import Color
-from matches import chat, moderator_actions
-from matches.models import Game, GameMessage, Match
+from matches import chat, clock, moderator_actions
+from matches.models import Game, GameMessage, Match, Vacation
 from notifications.models import Notification
 from notifications.outbox import notify
 from tournaments import services as tournament_services
@@ -607,6 +607,50 @@ __all__ = [
     "user_suspend",
     "user_warn",
 ]
+
+
+# --------------------------------------------------------------------------- vacations
+
+
+@transaction.atomic
+def vacation_change(
+    *, moderator: User, vacation_id: int, start: date, end: date, reason: str, now: datetime
+) -> Vacation:
+    """A superuser corrects a player's vacation (the admin): its new first and last days,
+    with the deadlines of the player's games moved by :func:`matches.clock.vacation_change`."""
+    reason = _reason(reason)
+    before = Vacation.objects.get(pk=vacation_id)
+    vacation = clock.vacation_change(vacation_id=vacation_id, start=start, end=end, now=now)
+    audit(
+        actor=moderator,
+        action="moderation.vacation.changed",
+        reason=reason,
+        now=now,
+        target_user=vacation.user,
+        target=vacation,
+        data={
+            "before": [before.start.isoformat(), before.end.isoformat()],
+            "after": [vacation.start.isoformat(), vacation.end.isoformat()],
+        },
+    )
+    return vacation
+
+
+@transaction.atomic
+def vacation_delete(*, moderator: User, vacation_id: int, now: datetime) -> None:
+    """A superuser removes a player's vacation (the admin's delete, which asks no
+    reason): its days go back to the player, whose clocks run through them from now."""
+    vacation = Vacation.objects.select_related("user").get(pk=vacation_id)
+    audit(
+        actor=moderator,
+        action="moderation.vacation.deleted",
+        reason="",
+        now=now,
+        target_user=vacation.user,
+        target=vacation,
+        data={"days": [vacation.start.isoformat(), vacation.end.isoformat()]},
+    )
+    clock.vacation_delete(vacation_id=vacation_id, now=now)
 
 
 # --------------------------------------------------------------------------- tournaments

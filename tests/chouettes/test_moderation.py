@@ -132,7 +132,7 @@ def test_a_removal_refused_says_why_and_changes_nothing(
     UserFactory(username="zed")
     url = reverse("admin:chouettes_chouette_remove-player", args=[table.chouette.pk])
     response = moderator_client.post(url, form)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert error in response.content.decode().replace("&#x27;", "'")
     assert not AuditEntry.objects.exists()
     assert not Seat.objects.exclude(leaving="").exists()

@@ -1,6 +1,7 @@
 """A superuser's change or removal of a vacation in the admin moves the deadlines of the
 games where that player is on turn, as the player's own vacation pages do; a change the
-rules refuse is the form's error, not a 500.
+rules refuse is the form's error (a 400), not a 500. (That both are audited:
+tests/moderation/test_admin.py.)
 
 The admin takes the real moment (``timezone.now()``), so these tests book the vacations
 days ahead of it; no test sleeps."""
@@ -74,7 +75,9 @@ def test_lengthening_a_vacation_in_the_admin_moves_the_deadline(
     )
     before, old_end = deadline(on_turn), vacation.ends_at
     url = reverse("admin:matches_vacation_change", args=[vacation.pk])
-    response = superuser_client.post(url, {"start": vacation.start, "end": today + 5 * DAY})
+    response = superuser_client.post(
+        url, {"start": vacation.start, "end": today + 5 * DAY, "reason": "Asked by mail."}
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     vacation.refresh_from_db()
     assert vacation.end == today + 5 * DAY
@@ -94,7 +97,9 @@ def test_moving_a_vacation_later_in_the_admin_keeps_the_clock_time_left(
     before = deadline(on_turn)
     length = vacation.ends_at - vacation.starts_at
     url = reverse("admin:matches_vacation_change", args=[vacation.pk])
-    response = superuser_client.post(url, {"start": today + 4 * DAY, "end": today + 4 * DAY})
+    response = superuser_client.post(
+        url, {"start": today + 4 * DAY, "end": today + 4 * DAY, "reason": "Asked by mail."}
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     vacation.refresh_from_db()
     assert vacation.starts_at == madrid_midnight(today + 4 * DAY)
@@ -162,8 +167,10 @@ def test_a_change_the_rules_refuse_is_the_forms_error(
     clock.vacation_take(user=away, start=today + 8 * DAY, end=today + 8 * DAY, now=timezone.now())
     before = deadline(on_turn)
     url = reverse("admin:matches_vacation_change", args=[vacation.pk])
-    response = superuser_client.post(url, {"start": today + start * DAY, "end": today + end * DAY})
-    assert response.status_code == 200
+    response = superuser_client.post(
+        url, {"start": today + start * DAY, "end": today + end * DAY, "reason": "Asked by mail."}
+    )
+    assert response.status_code == 400
     assert text in response.content.decode()
     vacation.refresh_from_db()
     assert (vacation.start, vacation.end) == (today + 2 * DAY, today + 3 * DAY)

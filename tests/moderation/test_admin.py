@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from challenges.models import Challenge
-from matches import chat
+from matches import chat, clock
 from matches.models import Game, GameEvent, GameMessage, Match, Vacation
 from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
@@ -333,6 +333,45 @@ def test_vacations_change_only_for_superusers(
     assert vacation.end == vacation.start
 
 
+def test_a_superusers_vacation_change_and_removal_are_audited(
+    opponent: User, superuser_client: Client
+) -> None:
+    now = timezone.now()
+    first = now.date() + timedelta(days=5)
+    vacation = clock.vacation_take(user=opponent, start=first, end=first, now=now)
+    url = reverse("admin:matches_vacation_change", args=[vacation.pk])
+    later = first + timedelta(days=1)
+    unexplained = superuser_client.post(url, {"start": first, "end": later, "reason": ""})
+    assert unexplained.status_code == 400 and "This field is required." in (
+        unexplained.content.decode()
+    )
+    vacation.refresh_from_db()
+    assert vacation.end == first and not AuditEntry.objects.exists()
+
+    changed = superuser_client.post(
+        url, {"start": first, "end": later, "reason": "He asked by e-mail."}
+    )
+    assert changed.status_code == 302, changed.content.decode()[:2000]
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.actor.username, entry.target_user) == (
+        "moderation.vacation.changed",
+        "root",
+        opponent,
+    )
+    assert entry.reason == "He asked by e-mail."
+    assert entry.data == {
+        "before": [first.isoformat(), first.isoformat()],
+        "after": [first.isoformat(), later.isoformat()],
+    }
+
+    delete = reverse("admin:matches_vacation_delete", args=[vacation.pk])
+    assert superuser_client.post(delete, {"post": "yes"}).status_code == 302
+    assert not Vacation.objects.filter(pk=vacation.pk).exists()
+    removed = AuditEntry.objects.get(action="moderation.vacation.deleted")
+    assert removed.target_user == opponent and removed.target_id == vacation.pk
+    assert removed.data == {"days": [first.isoformat(), later.isoformat()]}
+
+
 def test_nobody_edits_the_notification_outbox(
     world: dict[str, object], superuser_client: Client
 ) -> None:
@@ -392,7 +431,7 @@ def test_a_moderator_warns_suspends_and_lifts_through_the_admin(
     no_reason = moderator_client.post(
         reverse("admin:accounts_user_warn", args=[player.pk]), {"reason": ""}
     )
-    assert no_reason.status_code == 200 and not Warning.objects.exists()
+    assert no_reason.status_code == 400 and not Warning.objects.exists()
     post("warn", {"reason": "Mind your words."})
     post("suspend", {"reason": "Abuse.", "days": 3})
     suspension = Suspension.objects.get()
@@ -424,12 +463,12 @@ def test_a_moderator_adjudicates_and_extends_through_the_admin(
     game.refresh_from_db()
     assert game.deadline_at == deadline + timedelta(hours=24)
     url = reverse("admin:matches_match_adjudicate", args=[match.pk])
-    assert moderator_client.post(url, {"decision": "draw", "reason": ""}).status_code == 200
+    assert moderator_client.post(url, {"decision": "draw", "reason": ""}).status_code == 400
     assert moderator_client.post(url, {"decision": "draw", "reason": "Both."}).status_code == 302
     match.refresh_from_db()
     assert match.result == Match.Result.DRAW
     again = moderator_client.post(url, {"decision": "white", "reason": "x"})
-    assert again.status_code == 200 and "already over" in again.content.decode()
+    assert again.status_code == 400 and "already over" in again.content.decode()
 
 
 def test_a_moderator_hides_a_message_and_closes_a_report(
