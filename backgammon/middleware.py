@@ -53,11 +53,12 @@ class RefusedFormStatusMiddleware:
 
     The site's own views set the status of a refused form themselves. allauth's (log-in,
     sign-up, password, e-mail addresses) and the admin's (log-in, change forms, the
-    moderators' action forms) render it as Django's ``FormView`` does, with 200, so a client or a bot could not tell a refused form from
-    a page. They answer with a ``TemplateResponse``, whose context is still readable
-    here, before it is rendered. Only a form already validated is looked at: asking an
-    unvalidated one for its errors would validate it again (allauth's log-in form counts
-    a failed attempt as it validates).
+    moderators' action forms) render it as Django's ``FormView`` does, with 200, so a
+    client or a bot could not tell a refused form from a page. They answer with a
+    ``TemplateResponse``, whose context is still readable here, before it is rendered.
+    Only a form already validated is looked at: asking an unvalidated one for its errors
+    would validate it again (allauth's log-in form counts a failed attempt as it
+    validates).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
