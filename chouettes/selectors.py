@@ -275,6 +275,17 @@ def seats_of(user: User) -> QuerySet[Seat]:
     )
 
 
+def seats_awaited(user: User) -> QuerySet[Seat]:
+    """The user's seats whose decision off the board (their vote on a team double, their
+    answer to the box's double) is awaited, the most urgent first: the board is held for
+    it, so the dashboard's games do not show it. A seat has a deadline exactly then."""
+    return (
+        Seat.objects.filter(player=user, deadline_at__isnull=False)
+        .select_related("chouette")
+        .order_by("deadline_at", "pk")
+    )
+
+
 def chouettes_finished(limit: int = 10) -> QuerySet[Chouette]:
     """The chouettes that ended most recently."""
     return (

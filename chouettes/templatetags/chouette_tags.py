@@ -1,6 +1,7 @@
 """The game page's chouette panel (issue 16), ``{% load chouette_tags %}`` in
-``templates/matches/game_detail.html``: matches imports no chouettes, its template
-loads these tags.
+``templates/matches/game_detail.html``, and the dashboard's chouette decisions awaited
+(``templates/matches/dashboard.html``): matches imports no chouettes, its templates
+load these tags.
 
 For a chouette's board, ``{% chouette_view game as chouette %}`` gives what the panel
 shows the viewer: whose decision is awaited, the line-up with each member's stake,
@@ -92,3 +93,13 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
         may_talk_team=seated and live and selectors.in_team(chouette_game, user),
         stamp=selectors.board_stamp(chouette_game, game),
     )
+
+
+@register.simple_tag(takes_context=True)
+def chouette_decisions_awaited(context: template.Context) -> list[Seat]:
+    """The signed-in player's seats whose vote or answer is awaited (none for a visitor)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return []
+    return list(selectors.seats_awaited(user))

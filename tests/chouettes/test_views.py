@@ -405,3 +405,32 @@ def test_after_a_game_the_session_page_shows_the_points_and_the_rotation(
     assert "Ann -4" in page and "Bob +2" in page and "Cy +2" in page
     lineup = page[page.index('id="lineup"') : page.index("</table>", page.index('id="lineup"'))]
     assert lineup.index("line-bob") < lineup.index("line-cy") < lineup.index("line-ann")
+
+
+def test_the_dashboard_lists_the_decisions_awaited_from_the_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The box doubles: the board is held for the members' answers, so it is in nobody's
+    games awaiting; each member who must answer finds it on the dashboard, until they do."""
+    table = seat_table(monkeypatch, 3)
+    start(table, 3, 1)
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+    table.act("box_double", "ann")
+    chouette = table.game.chouette
+
+    def dashboard(name: str) -> str:
+        client = Client()
+        client.force_login(table.users[name])
+        return client.get(reverse("dashboard")).content.decode()
+
+    for member in ("bob", "cy"):
+        page = dashboard(member)
+        assert "Chouette decisions awaited" in page
+        assert f'href="{chouette.get_absolute_url()}"' in page
+    assert "Chouette decisions awaited" not in dashboard("ann")  # the box waits, decides nothing
+    table.act("team_answer", "cy", take=True)
+    assert "Chouette decisions awaited" not in dashboard("cy")
+    assert "Chouette decisions awaited" in dashboard("bob")
