@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.serializers import PlayerSerializer
@@ -9,9 +10,19 @@ from matches.serializers import PlayerSerializer
 from .models import Format, Tournament
 
 
+class RepeatSerializer(serializers.Serializer):
+    every_days = serializers.IntegerField(help_text="Days between two editions' starts.")
+    next_opens_at = serializers.DateTimeField(
+        help_text="When the next edition opens for registration."
+    )
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     players = serializers.IntegerField(help_text="Players registered.")
     winner = serializers.CharField(source="winner.username", allow_null=True, default=None)
+    repeats = serializers.SerializerMethodField(
+        help_text="For an edition of a repeating tournament still repeating: how it repeats."
+    )
 
     class Meta:
         model = Tournament
@@ -41,8 +52,16 @@ class TournamentSerializer(serializers.ModelSerializer):
             "cancel_reason",
             "players",
             "winner",
+            "repeats",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(RepeatSerializer(allow_null=True))
+    def get_repeats(self, tournament: Tournament) -> dict[str, object] | None:
+        schedule = tournament.schedule
+        if schedule is None or not schedule.active:
+            return None
+        return dict(RepeatSerializer(schedule).data)
 
 
 class TournamentQuerySerializer(serializers.Serializer):

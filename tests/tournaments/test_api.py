@@ -3,6 +3,8 @@ registering and withdrawing, and the refusals as JSON errors that change nothing
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -51,3 +53,27 @@ def test_list_detail_register_and_withdraw(monkeypatch: pytest.MonkeyPatch) -> N
     assert withdrawn.status_code == 200 and withdrawn.json()["players"] == 0
     assert APIClient().post(f"/api/tournaments/{upcoming.pk}/enter").status_code == 401
     assert client.get(f"/api/tournaments/{upcoming.pk + 99}/").status_code == 404
+
+
+def test_an_edition_of_a_repeating_tournament_says_how_it_repeats() -> None:
+    director = moderator()
+    weekly = services.tournament_create(
+        creator=director,
+        now=NOW,
+        name="Weekly",
+        format="knockout",
+        registration_opens_at=NOW,
+        starts_at=START,
+        repeat_days=7,
+    )
+    once = services.tournament_create(
+        creator=director, now=NOW, name="Once", format="knockout", starts_at=START
+    )
+    client = APIClient()
+    repeats = client.get(f"/api/tournaments/{weekly.pk}/").json()["repeats"]
+    assert repeats["every_days"] == 7
+    assert repeats["next_opens_at"].startswith(f"{START + timedelta(days=5):%Y-%m-%d}")
+    listed = {t["id"]: t["repeats"] for t in client.get("/api/tournaments/").json()}
+    assert listed[once.pk] is None and listed[weekly.pk] == repeats
+    services.schedule_stop(tournament_id=weekly.pk, user=director)
+    assert client.get(f"/api/tournaments/{weekly.pk}/").json()["repeats"] is None
