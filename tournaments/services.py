@@ -395,22 +395,25 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     if pairing.winner_id is not None or tournament.status != Tournament.Status.RUNNING:
         return pairing
     step = _Step(tournament, now)
-    if match.result not in (Match.Result.WHITE, Match.Result.BLACK):
-        # Drawn or cancelled by a moderator: the pairing is played again.
+    if match.result in (Match.Result.WHITE, Match.Result.BLACK):
+        _record(step, pairing, white_won=match.result == Match.Result.WHITE, match=match)
+        _advance(step, pairing)
+    else:  # drawn or cancelled by a moderator: the pairing is played again
         _replay(step, pairing)
-        return pairing
-    white_won = match.result == Match.Result.WHITE
+    step.send()
+    return pairing
+
+
+def _record(step: _Step, pairing: Pairing, *, white_won: bool, match: Match) -> None:
+    """The pairing's result; a knock-out's loser is out."""
     pairing.winner = pairing.white if white_won else pairing.black  # with its player
     pairing.white_points, pairing.black_points = match.score_white, match.score_black
-    pairing.finished_at = now
+    pairing.finished_at = step.now
     pairing.save(update_fields=["winner", "white_points", "black_points", "finished_at"])
     if pairing.stage == Pairing.Stage.KNOCKOUT:
         loser = pairing.black if white_won else pairing.white
         assert loser is not None
-        _eliminate(step, loser, tournament.rounds - pairing.round + 1)
-    _advance(step, pairing)
-    step.send()
-    return pairing
+        _eliminate(step, loser, step.tournament.rounds - pairing.round + 1)
 
 
 def pairings_finished(matches: Iterable[Match], now: datetime) -> None:
