@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from backgammon.admin_base import ReadOnlyInline, RecordAdmin, admin_link
-from backgammon.errors import InvalidAction, ServiceError
+from backgammon.errors import ServiceError
 
 from . import services
 from .models import Entry, Pairing, Schedule, Tournament
@@ -46,9 +46,9 @@ class TournamentAdmin(RecordAdmin):
 
 
 class ScheduleForm(forms.ModelForm):
-    """A schedule's options are checked as a new tournament's are, since its editions are
-    made from them: what :func:`~tournaments.services.check_options` refuses is refused
-    here, with its message."""
+    """A schedule's options are checked as a new repeating tournament's are, since its
+    editions are made from them: what :func:`~tournaments.services.check_options` and
+    :func:`~tournaments.services.check_repeat` refuse is refused here, with its message."""
 
     class Meta:
         model = Schedule
@@ -69,10 +69,9 @@ class ScheduleForm(forms.ModelForm):
         try:
             options: dict[str, Any] = {name: data[name] for name in services.CHECKED_OPTIONS}
             services.check_options(**options)
-            if data.get("invitation_only"):
-                raise InvalidAction(
-                    _("A repeating tournament is open to all: its editions have no invitations.")
-                )
+            services.check_repeat(
+                repeat_days=data["every_days"], invitation_only=data["invitation_only"]
+            )
         except ServiceError as error:
             raise forms.ValidationError(str(error), code=error.code) from None
         return data

@@ -192,6 +192,12 @@ def tournament_create(
 def _check_repeat(creator: User, repeat_days: int, invitation_only: bool) -> None:
     if not creator.has_perm(MANAGE_PERMISSION):
         raise Forbidden(_("Only the moderators set up repeating tournaments."), code="repeat")
+    check_repeat(repeat_days=repeat_days, invitation_only=invitation_only)
+
+
+def check_repeat(*, repeat_days: int, invitation_only: bool) -> None:
+    """Refuse a repeat no schedule can run (a 400 that says why); the admin's schedule
+    form asks it too."""
     if not 1 <= repeat_days <= MAX_REPEAT_DAYS:
         raise InvalidAction(
             _("A tournament repeats every 1 to %(days)s days."), code="repeat", days=MAX_REPEAT_DAYS

@@ -208,6 +208,7 @@ def schedule_data(**changes: Any) -> dict[str, Any]:
         ({"length": "4"}, "odd number"),
         ({"min_players": "4"}, "more players than rounds"),
         ({"invitation_only": "on"}, "open to all"),
+        ({"every_days": "400"}, "every 1 to 365 days"),
     ],
 )
 def test_the_admins_schedule_form_checks_the_options_as_the_site_does(
