@@ -221,8 +221,9 @@ def _finished(world: World) -> None:
     world.refresh()
 
 
-def _tournament_registering(world: World) -> None:
-    """A tournament open for registration, nobody registered yet."""
+def _tournament_registering(world: World, **options: Any) -> None:
+    """A tournament open for registration, nobody registered yet, by a director who is
+    none of the roles."""
     director = UserFactory(username="director")
     director.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
     now = timezone.now()
@@ -232,25 +233,14 @@ def _tournament_registering(world: World) -> None:
         name="Matrix cup",
         format="knockout",
         starts_at=now + timedelta(days=3),
+        **options,
     )
     _on_turn(world)
 
 
 def _tournament_repeating(world: World) -> None:
-    """A repeating tournament (the first edition of a weekly schedule), by a director
-    who is none of the roles; only ``moderator`` may stop it repeating."""
-    director = UserFactory(username="director")
-    director.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
-    now = timezone.now()
-    world.tournament = tournaments.tournament_create(
-        creator=User.objects.get(pk=director.pk),
-        now=now,
-        name="Matrix weekly",
-        format="knockout",
-        starts_at=now + timedelta(days=3),
-        repeat_days=7,
-    )
-    _on_turn(world)
+    """The first edition of a weekly tournament: only ``moderator`` may stop it repeating."""
+    _tournament_registering(world, repeat_days=7)
 
 
 def _tournament_entered(world: World) -> None:

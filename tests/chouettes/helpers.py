@@ -124,6 +124,17 @@ def start(table: Table, *opening: int | tuple[int, int]) -> ChouetteGame:
     )
 
 
+def box_doubles(table: Table) -> None:
+    """Three players' first game: ann (the box) opens, bob (captain) plays, ann doubles:
+    each member's answer is awaited."""
+    start(table, 3, 1)
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+    table.act("box_double", "ann")
+
+
 def _user(name: str) -> User:
     from tests.factories import UserFactory
 

@@ -13,18 +13,9 @@ from gammon import chouette as rules
 from matches import clock
 from matches.models import Game
 
-from .helpers import Table, seat_table, start
+from .helpers import Table, box_doubles, seat_table, start
 
 pytestmark = pytest.mark.django_db
-
-
-def box_doubles(table: Table) -> None:
-    start(table, 3, 1)
-    table.move("ann", "8/5 6/5")
-    table.roll((6, 5))
-    table.roll_board("bob")
-    table.move("bob", "24/13")
-    table.act("box_double", "ann")
 
 
 def deadline(table: Table, name: str) -> object:

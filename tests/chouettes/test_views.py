@@ -21,7 +21,7 @@ from chouettes.models import Chouette, Decision, Message, Seat, Suggestion
 from matches.models import Game
 from tests.factories import UserFactory
 
-from .helpers import Table, seat_table, start
+from .helpers import Table, box_doubles, seat_table, start
 
 pytestmark = pytest.mark.django_db
 
@@ -413,12 +413,7 @@ def test_the_dashboard_lists_the_decisions_awaited_from_the_player(
     """The box doubles: the board is held for the members' answers, so it is in nobody's
     games awaiting; each member who must answer finds it on the dashboard, until they do."""
     table = seat_table(monkeypatch, 3)
-    start(table, 3, 1)
-    table.move("ann", "8/5 6/5")
-    table.roll((6, 5))
-    table.roll_board("bob")
-    table.move("bob", "24/13")
-    table.act("box_double", "ann")
+    box_doubles(table)
     chouette = table.game.chouette
 
     def dashboard(name: str) -> str:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
 from accounts.models import User
 from gammon import SeededDice
@@ -98,3 +99,24 @@ def play_all(tournament: Tournament, seed: int = 1, *, limit: int = 500) -> None
 
 def entry(tournament: Tournament, user: User) -> Entry:
     return Entry.objects.get(tournament=tournament, player=user)
+
+
+def form_data(**changes: object) -> dict[str, object]:
+    """The form of a new tournament, filled in (a knock-out starting in three days)."""
+    data: dict[str, object] = {
+        "name": "Web cup",
+        "description": "",
+        "format": "knockout",
+        "length": "3",
+        "days_per_move": "3",
+        "time_bank_days": "0",
+        "variant": "standard",
+        "rated": "on",
+        "min_players": "2",
+        "max_players": "16",
+        "starts_at": (timezone.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"),
+        "rounds": "0",
+        "group_size": "0",
+    }
+    data.update(changes)
+    return data

@@ -17,7 +17,7 @@ from tests.factories import UserFactory
 from tournaments import services
 from tournaments.models import Entry, Pairing, Tournament
 
-from .helpers import live, moderator, play_all, play_out, players, run
+from .helpers import form_data, live, moderator, play_all, play_out, players, run
 
 pytestmark = pytest.mark.django_db
 
@@ -179,26 +179,6 @@ def test_the_match_and_player_pages_show_the_tournament(monkeypatch: pytest.Monk
     assert f'<a href="{tournament.get_absolute_url()}">Test cup</a>, round 1' in page
     player = Client().get(f"/players/{field[0].username}/").content.decode()
     assert "player-tournaments" in player and tournament.get_absolute_url() in player
-
-
-def form_data(**changes: object) -> dict[str, object]:
-    data: dict[str, object] = {
-        "name": "Web cup",
-        "description": "",
-        "format": "knockout",
-        "length": "3",
-        "days_per_move": "3",
-        "time_bank_days": "0",
-        "variant": "standard",
-        "rated": "on",
-        "min_players": "2",
-        "max_players": "16",
-        "starts_at": (timezone.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"),
-        "rounds": "0",
-        "group_size": "0",
-    }
-    data.update(changes)
-    return data
 
 
 def test_a_moderator_creates_a_tournament_in_their_time_zone() -> None:
