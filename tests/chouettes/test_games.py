@@ -16,7 +16,7 @@ from matches.models import Game
 from notifications.models import Notification
 from notifications.texts import notification_text, notification_url
 
-from .helpers import seat_table, start
+from .helpers import box_doubles, seat_table, start
 
 pytestmark = pytest.mark.django_db
 
@@ -129,12 +129,7 @@ def test_a_refused_team_double_gives_the_captain_his_turn_back_and_a_box_drop(
 
 def test_every_member_dropping_ends_the_game_for_the_box(monkeypatch: pytest.MonkeyPatch) -> None:
     table = seat_table(monkeypatch, 3)
-    start(table, 3, 1)
-    table.move("ann", "8/5 6/5")
-    table.roll((6, 5))
-    table.roll_board("bob")
-    table.move("bob", "24/13")
-    table.act("box_double", "ann")
+    box_doubles(table)
     table.act("team_answer", "cy", take=False)
     table.roll(2, 5)
     table.act("team_answer", "bob", take=False)

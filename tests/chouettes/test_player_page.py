@@ -12,7 +12,7 @@ from chouettes import services as chouette_services
 from chouettes.selectors import player_record
 from tests.factories import UserFactory
 
-from .helpers import Table, seat_table, start
+from .helpers import Table, box_doubles, seat_table
 
 pytestmark = pytest.mark.django_db
 
@@ -36,12 +36,7 @@ urlpatterns = _site_urls()
 
 def every_member_drops(table: Table) -> None:
     """ann (the box) doubles; bob and cy drop: ann +2, bob -1, cy -1; game 2 starts."""
-    start(table, 3, 1)
-    table.move("ann", "8/5 6/5")
-    table.roll((6, 5))
-    table.roll_board("bob")
-    table.move("bob", "24/13")
-    table.act("box_double", "ann")
+    box_doubles(table)
     table.act("team_answer", "cy", take=False)
     table.roll(2, 5)
     table.act("team_answer", "bob", take=False)

@@ -19,7 +19,7 @@ from matches.models import GameEvent
 from notifications.models import Notification
 from tests.factories import UserFactory
 
-from .helpers import NOW, Table, seat_table, start
+from .helpers import NOW, Table, box_doubles, seat_table, start
 
 pytestmark = pytest.mark.django_db
 
@@ -94,12 +94,7 @@ def test_a_member_who_dropped_has_no_say_for_the_rest_of_the_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table = seat_table(monkeypatch, 4)
-    start(table, 3, 1)
-    table.move("ann", "8/5 6/5")
-    table.roll((6, 5))
-    table.roll_board("bob")
-    table.move("bob", "24/13")
-    table.act("box_double", "ann")
+    box_doubles(table)
     table.act("team_answer", "bob", take=False)
     with refused(table, InvalidAction, "chouette_answered"):
         table.act("team_answer", "bob", take=True)
