@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
@@ -21,9 +21,6 @@ from matches.models import Game, Match
 
 from .maths import fibs_rating_change
 from .models import Counter, PlayerStats, RatingHistory
-
-#: Writing ``last_active_at`` at most this often keeps a roll to a cheap no-op update.
-ACTIVITY_RESOLUTION = timedelta(hours=1)
 
 COLORS = ("white", "black")
 GAME_RESULTS = ("white", "black", "draw")
