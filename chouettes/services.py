@@ -509,6 +509,27 @@ def _clear_deadlines(chouette: Chouette) -> None:
     chouette.seats.filter(deadline_at__isnull=False).update(deadline_at=None)
 
 
+#: What a member's silence past their deadline counts as, by the stage awaiting them:
+#: the decision recorded, the rules' step for it, and where it leaves the board.
+_Silence = tuple[
+    str,
+    Callable[[rules.ChouetteGame[int], int], rules.ChouetteGame[int]],
+    Callable[[Chouette, ChouetteGame, Game, rules.ChouetteGame[int], datetime], None],
+]
+_SILENCE: dict[rules.Stage, _Silence] = {
+    rules.Stage.TEAM_VOTE: (
+        Decision.Kind.VOTE,
+        lambda state, player: state.vote(player, agree=False),  # a refusal
+        _after_vote,
+    ),
+    rules.Stage.TEAM_ANSWER: (
+        Decision.Kind.ANSWER,
+        lambda state, player: state.answer(player, take=False),  # a drop
+        _after_answers,
+    ),
+}
+
+
 def decisions_expire(*, now: datetime) -> int:
     """Past a member's deadline their vote is a refusal and their answer a drop. Each
     chouette in its own transaction; the number of chouettes moved on."""
@@ -527,19 +548,13 @@ def _expire(chouette_id: int, now: datetime) -> bool:
     state = cube.cube_side(game)
     moved = False
     for seat in late:
-        if state.stage is rules.Stage.TEAM_VOTE and seat.player_id in state.awaiting:
-            state = state.vote(seat.player_id, agree=False)
-            _decide(game, board, Decision.Kind.VOTE, seat.player_id, now, yes=False, timed_out=True)
+        silence = _SILENCE.get(state.stage)
+        if silence is not None and seat.player_id in state.awaiting:
+            kind, decide, after = silence
+            state = decide(state, seat.player_id)
+            _decide(game, board, kind, seat.player_id, now, yes=False, timed_out=True)
             _spend_bank(seat)
-            _after_vote(chouette, game, board, state, now)
-            moved = True
-        elif state.stage is rules.Stage.TEAM_ANSWER and seat.player_id in state.awaiting:
-            state = state.answer(seat.player_id, take=False)
-            _decide(
-                game, board, Decision.Kind.ANSWER, seat.player_id, now, yes=False, timed_out=True
-            )
-            _spend_bank(seat)
-            _after_answers(chouette, game, board, state, now)
+            after(chouette, game, board, state, now)
             moved = True
         if board.is_finished:
             break
