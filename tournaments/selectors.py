@@ -12,7 +12,7 @@ from django.db.models import Count, Q, QuerySet
 from gammon import tournament as pairings
 
 from . import services
-from .models import Entry, Format, Pairing, Tournament
+from .models import Entry, Format, Pairing, Schedule, Tournament
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -31,6 +31,19 @@ def tournaments_listed(
         rows = rows.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
     elif status:
         rows = rows.filter(status=status)
+    if format:
+        rows = rows.filter(format=format)
+    if length:
+        rows = rows.filter(length=length)
+    return rows
+
+
+def schedules_repeating(
+    *, format: str | None = None, length: int | None = None
+) -> QuerySet[Schedule]:
+    """The repeating tournaments still repeating, the next to open first, filtered as
+    the list is: players see what comes back, and when it next opens."""
+    rows = Schedule.objects.filter(active=True).order_by("next_start_at", "pk")
     if format:
         rows = rows.filter(format=format)
     if length:

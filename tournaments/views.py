@@ -53,6 +53,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "sections": sections,
+            "repeating": list(
+                selectors.schedules_repeating(format=kind, length=length)[:LIST_SIZE]
+            ),
             "may_create": request.user.is_authenticated
             and services.may_create(signed_in_user(request)),
         },

@@ -197,3 +197,26 @@ def test_the_admins_schedule_form_checks_the_options_as_the_site_does(
     form = ScheduleForm(data=schedule_data(**changes))
     assert not form.is_valid()
     assert reason in str(form.non_field_errors())
+
+
+def test_the_list_shows_what_repeats_and_when_it_next_opens() -> None:
+    weekly()
+    services.tournament_create(
+        creator=moderator_two(),
+        now=NOW,
+        name="Swiss monthly",
+        format="swiss",
+        starts_at=START,
+        rounds=3,
+        repeat_days=28,
+    )
+    client = Client()
+    page = client.get("/tournaments/").content.decode()
+    assert "Repeating" in page
+    assert "<strong>Monday cup</strong>" in page and "every 7 days" in page
+    assert "<strong>Swiss monthly</strong>" in page and "every 28 days" in page
+    by_format = client.get("/tournaments/", {"type": "swiss"}).content.decode()
+    assert "<strong>Swiss monthly</strong>" in by_format
+    assert "<strong>Monday cup</strong>" not in by_format
+    Schedule.objects.update(active=False)
+    assert "tournaments-repeating" not in client.get("/tournaments/").content.decode()
