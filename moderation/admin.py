@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.models import User
+from accounts.requests import signed_in_user
 from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
 from backgammon.errors import ServiceError
 from backgammon.paginators import EstimatedCountPaginator
@@ -487,7 +488,7 @@ class AuditedVacationAdmin(VacationAdmin):
     def save_model(self, request: HttpRequest, obj: Vacation, form: Any, change: bool) -> None:
         data = form.cleaned_data
         services.vacation_change(
-            moderator=_staff(request),
+            moderator=signed_in_user(request),
             vacation_id=obj.pk,
             start=data["start"],
             end=data["end"],
@@ -496,19 +497,14 @@ class AuditedVacationAdmin(VacationAdmin):
         )
 
     def delete_model(self, request: HttpRequest, obj: Vacation) -> None:
-        services.vacation_delete(moderator=_staff(request), vacation_id=obj.pk, now=timezone.now())
+        services.vacation_delete(
+            moderator=signed_in_user(request), vacation_id=obj.pk, now=timezone.now()
+        )
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Vacation]) -> None:
-        now, moderator = timezone.now(), _staff(request)
+        now, moderator = timezone.now(), signed_in_user(request)
         for pk in list(queryset.values_list("pk", flat=True)):
             services.vacation_delete(moderator=moderator, vacation_id=pk, now=now)
-
-
-def _staff(request: HttpRequest) -> User:
-    """The signed-in staff member (``admin_view`` lets no one else through)."""
-    user = request.user
-    assert isinstance(user, User)
-    return user
 
 
 # --------------------------------------------------------------------------- tournaments
