@@ -402,7 +402,7 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
         return pairing
     step = _Step(tournament, now)
     if match.result in (Match.Result.WHITE, Match.Result.BLACK):
-        _record(step, pairing, white_won=match.result == Match.Result.WHITE, match=match)
+        _record(step, pairing, match)
         _advance(step, pairing)
     else:  # drawn or cancelled by a moderator: the pairing is played again
         _replay(step, pairing)
@@ -410,8 +410,9 @@ def pairing_finished(match: Match, now: datetime) -> Pairing | None:
     return pairing
 
 
-def _record(step: _Step, pairing: Pairing, *, white_won: bool, match: Match) -> None:
-    """The pairing's result; a knock-out's loser is out."""
+def _record(step: _Step, pairing: Pairing, match: Match) -> None:
+    """The pairing's result, from its match won by one side; a knock-out's loser is out."""
+    white_won = match.result == Match.Result.WHITE
     pairing.winner = pairing.white if white_won else pairing.black  # with its player
     pairing.white_points, pairing.black_points = match.score_white, match.score_black
     pairing.finished_at = step.now
