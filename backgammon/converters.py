@@ -10,16 +10,16 @@ not exist. (The API's ``<object_id:...>`` does the same for JSON 404s.)
 
 from django.urls import register_converter
 
-from backgammon.inputs import ID_LIMIT
+from backgammon.inputs import positive_int
 
 
 class RowIdConverter:
     regex = "[0-9]+"
 
     def to_python(self, value: str) -> int:
-        number = int(value)
-        if number >= ID_LIMIT:
-            raise ValueError(f"{value} is past any row's id")  # no match: a 404
+        number = positive_int(value)
+        if number is None:  # 0, or past any row's id
+            raise ValueError(f"{value[:30]} is no row's id")  # no match: a 404
         return number
 
     def to_url(self, value: int) -> str:
