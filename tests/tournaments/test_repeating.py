@@ -35,17 +35,15 @@ def moderator_two() -> User:
 
 
 def weekly(creator: Any = None, **options: Any) -> Tournament:
-    options.setdefault("repeat_days", 7)
+    """ "Monday cup", a weekly 5-point knock-out, unless ``options`` say otherwise."""
+    defaults = {"name": "Monday cup", "format": "knockout", "repeat_days": 7, "length": 5}
     return services.tournament_create(
         creator=creator or moderator(),
         now=NOW,
-        name="Monday cup",
-        format="knockout",
         starts_at=START,
-        length=5,
         days_per_move=2,
         max_players=16,
-        **options,
+        **{**defaults, **options},
     )
 
 
@@ -201,15 +199,7 @@ def test_the_admins_schedule_form_checks_the_options_as_the_site_does(
 
 def test_the_list_shows_what_repeats_and_when_it_next_opens() -> None:
     weekly()
-    services.tournament_create(
-        creator=moderator_two(),
-        now=NOW,
-        name="Swiss monthly",
-        format="swiss",
-        starts_at=START,
-        rounds=3,
-        repeat_days=28,
-    )
+    weekly(creator=moderator_two(), name="Swiss monthly", format="swiss", rounds=3, repeat_days=28)
     client = Client()
     page = client.get("/tournaments/").content.decode()
     assert "Repeating" in page
