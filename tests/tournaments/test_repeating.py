@@ -35,7 +35,7 @@ def moderator_two() -> User:
 
 
 def weekly(creator: Any = None, **options: Any) -> Tournament:
-    """ "Monday cup", a weekly 5-point knock-out, unless ``options`` say otherwise."""
+    """The weekly 5-point knock-out "Monday cup", unless ``options`` say otherwise."""
     defaults = {"name": "Monday cup", "format": "knockout", "repeat_days": 7, "length": 5}
     return services.tournament_create(
         creator=creator or moderator(),
