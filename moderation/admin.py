@@ -42,7 +42,7 @@ from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
 from backgammon.errors import ServiceError
 from backgammon.paginators import EstimatedCountPaginator
 from chouettes.admin import ChouetteAdmin, ChouetteMessageAdmin
-from chouettes.models import Chouette
+from chouettes.models import Chouette, Seat
 from chouettes.models import Message as ChouetteMessage
 from matches.admin import (
     GameMessageAdmin,
@@ -114,11 +114,13 @@ class ActionViewsMixin:
             model = self.model  # type: ignore[attr-defined]
             obj = get_object_or_404(model, pk=object_id)
             form = form_class(request.POST or None)
+            status = 200  # a refused form: 400 (RefusedFormStatusMiddleware)
             if request.method == "POST" and form.is_valid():
                 try:
                     done = self.do_action(moderator, name, obj, form)
                 except ServiceError as error:
                     form.add_error(None, str(error))
+                    status = error.status  # a stake's 403, a match already over's 409
                 else:
                     self.message_user(request, done, messages.SUCCESS)  # type: ignore[attr-defined]
                     meta = model._meta
@@ -134,7 +136,9 @@ class ActionViewsMixin:
                 "form": form,
                 "action_name": name,
             }
-            return TemplateResponse(request, "admin/moderation/action_form.html", context)
+            return TemplateResponse(
+                request, "admin/moderation/action_form.html", context, status=status
+            )
 
         return view
 
@@ -452,6 +456,12 @@ class ModeratedChouetteMessageAdmin(ActionViewsMixin, ChouetteMessageAdmin):
 
     change_form_template = "admin/moderation/change_form.html"
     object_actions = [("hide", _("Hide the message"), "chouettes.hide_message", ReasonForm)]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChouetteMessage]:
+        """Not the messages of a chouette the moderator sits at: there a box would read the
+        team's private discussion of the game they play against it."""
+        seated = Seat.objects.filter(player_id=request.user.pk).exclude(status=Seat.Status.INVITED)
+        return super().get_queryset(request).exclude(chouette__in=seated.values("chouette"))
 
     def action_available(self, name: str, obj: Any) -> bool:
         return not obj.hidden

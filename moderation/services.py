@@ -4,7 +4,10 @@ dotted action name, and tells the players concerned (a ``moderation`` notificati
 in-site and, by their preference, e-mail).
 
 Every action needs a reason. Permissions are the admin's business (the views check
-them before calling); these functions trust their caller, like every service.
+them before calling); these functions trust their caller, like every service, except
+for one thing no permission can grant: a moderator who has a stake in the case (they
+play the match, sit at the chouette, entered the tournament, are playing the player)
+is refused with a 403 and its reason (:mod:`moderation.stakes`), before anything changes.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from notifications.outbox import notify
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Tournament
 
+from . import stakes
 from .models import AuditEntry, Report, Suspension, Warning
 from .selectors import may_read_messages, suspensions_in_force
 
@@ -119,6 +123,7 @@ def _check_target(moderator: User, user: User) -> None:
         raise Forbidden(
             gettext_lazy("Only a superuser can take this action against a staff member.")
         )
+    stakes.refuse(stakes.against(moderator, user), stakes.PLAYS_AGAINST)
 
 
 # --------------------------------------------------------------------------- players
@@ -268,6 +273,7 @@ def match_adjudicate(
     reason = _reason(reason)
     if decision not in {value for value, _label in Decision.CHOICES}:
         raise InvalidAction(gettext_lazy("Choose a decision."), code="decision")
+    stakes.refuse(stakes.in_match(moderator, match), stakes.PLAYS_MATCH)
     winner = {Decision.WHITE: Color.WHITE, Decision.BLACK: Color.BLACK}.get(decision)
     match = moderator_actions.match_adjudicate(
         match_id=match.pk, winner=winner, cancel=decision == Decision.CANCEL, now=now
@@ -328,6 +334,7 @@ def game_extend_deadline(
 ) -> Game:
     """Give the player on turn in ``game`` more time; both players are told the new deadline."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_match(moderator, game.match), stakes.PLAYS_MATCH)
     before = game.deadline_at
     game = moderator_actions.game_extend_deadline(game_id=game.pk, extra=extra, now=now)
     assert game.deadline_at is not None
@@ -365,6 +372,7 @@ def game_message_hide(
 ) -> GameMessage:
     """Hide a game message from the players; both players are told."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_match(moderator, message.game.match), stakes.PLAYS_MATCH)
     message = chat.game_message_hide(message_id=message.pk, moderator=moderator, now=now)
     game = Game.objects.select_related("match__white", "match__black").get(pk=message.game_id)
     audit(
@@ -400,6 +408,7 @@ def chouette_remove_player(
     """Remove ``player`` from ``chouette``: at once before it starts, else when the game
     in play ends (to remove them now, adjudicate that game's board too). They are told."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_chouette(moderator, chouette), stakes.SITS_AT_CHOUETTE)
     _check_target(moderator, player)
     seat = chouette_services.player_remove(chouette_id=chouette.pk, player=player, now=now)
     at_once = seat.status == Seat.Status.REMOVED
@@ -438,6 +447,7 @@ def chouette_message_hide(
 ) -> ChouetteMessage:
     """Hide a chouette message from the players; its author is told."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_chouette(moderator, message.chouette_id), stakes.SITS_AT_CHOUETTE)
     message = chouette_services.message_hide(message_id=message.pk, moderator=moderator, now=now)
     audit(
         actor=moderator,
@@ -549,10 +559,16 @@ def report_close(
     """
     note = _reason(note)
     report = (
-        Report.objects.select_for_update().select_related("reporter", "reported").get(pk=report.pk)
+        Report.objects.select_for_update(of=("self",))
+        .select_related("reporter", "reported", "game__match")
+        .get(pk=report.pk)
     )
     if report.status != Report.Status.OPEN:
         raise Conflict(gettext_lazy("This report has already been handled."), code="handled")
+    stakes.refuse(moderator.pk in (report.reporter_id, report.reported_id), stakes.OWN_CASE)
+    if report.game is not None:
+        stakes.refuse(stakes.in_match(moderator, report.game.match), stakes.PLAYS_MATCH)
+    stakes.refuse(stakes.against(moderator, report.reported), stakes.PLAYS_AGAINST)
     report.status = Report.Status.DISMISSED if dismiss else Report.Status.RESOLVED
     report.resolution_note = note
     report.handled_by = moderator
@@ -612,6 +628,12 @@ __all__ = [
 # --------------------------------------------------------------------------- vacations
 
 
+def _check_vacation(moderator: User, vacation: Vacation) -> None:
+    """A superuser does not move their own deadlines, nor those of a player they play."""
+    stakes.refuse(vacation.user_id == moderator.pk, stakes.OWN_CASE)
+    stakes.refuse(stakes.against(moderator, vacation.user), stakes.PLAYS_AGAINST)
+
+
 @transaction.atomic
 def vacation_change(
     *, moderator: User, vacation_id: int, start: date, end: date, reason: str, now: datetime
@@ -619,7 +641,8 @@ def vacation_change(
     """A superuser corrects a player's vacation (the admin): its new first and last days,
     with the deadlines of the player's games moved by :func:`matches.clock.vacation_change`."""
     reason = _reason(reason)
-    before = Vacation.objects.get(pk=vacation_id)
+    before = Vacation.objects.select_related("user").get(pk=vacation_id)
+    _check_vacation(moderator, before)
     vacation = clock.vacation_change(vacation_id=vacation_id, start=start, end=end, now=now)
     audit(
         actor=moderator,
@@ -641,6 +664,7 @@ def vacation_delete(*, moderator: User, vacation_id: int, now: datetime) -> None
     """A superuser removes a player's vacation (the admin's delete, which asks no
     reason): its days go back to the player, whose clocks run through them from now."""
     vacation = Vacation.objects.select_related("user").get(pk=vacation_id)
+    _check_vacation(moderator, vacation)
     audit(
         actor=moderator,
         action="moderation.vacation.deleted",
@@ -663,6 +687,7 @@ def tournament_cancel(
     """Cancel ``tournament``: its matches in play are cancelled as if never played, and
     every player is told (by the tournament's own notice)."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
     tournament = tournament_services.tournament_cancel(
         tournament_id=tournament.pk, reason=reason, now=now
     )
@@ -689,6 +714,7 @@ def tournament_replace_player(
     """Put ``replacement`` in ``player``'s place before their first match is under way;
     both are told."""
     reason = _reason(reason)
+    stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
     _check_target(moderator, player)
     entry = tournament_services.entry_replace(
         tournament_id=tournament.pk, player=player, by=replacement, now=now

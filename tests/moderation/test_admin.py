@@ -468,7 +468,7 @@ def test_a_moderator_adjudicates_and_extends_through_the_admin(
     match.refresh_from_db()
     assert match.result == Match.Result.DRAW
     again = moderator_client.post(url, {"decision": "white", "reason": "x"})
-    assert again.status_code == 400 and "already over" in again.content.decode()
+    assert again.status_code == 409 and "already over" in again.content.decode()
 
 
 def test_a_moderator_hides_a_message_and_closes_a_report(
