@@ -61,7 +61,7 @@ class DecisionSerializer(serializers.Serializer):
     color = serializers.ChoiceField(choices=["white", "black"])
     kind = serializers.ChoiceField(choices=Decision.Kind.values)
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    made = serializers.CharField()
+    made = serializers.CharField(help_text="The play or cube action made; empty: no legal play.")
     made_steps = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField())
     )
@@ -69,8 +69,10 @@ class DecisionSerializer(serializers.Serializer):
     best_steps = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField())
     )
-    made_equity = serializers.FloatField()
-    best_equity = serializers.FloatField()
+    made_equity = serializers.FloatField(
+        allow_null=True, help_text="Null for a roll with no legal play: nothing to choose."
+    )
+    best_equity = serializers.FloatField(allow_null=True)
     equity_lost = serializers.FloatField()
     mark = serializers.CharField(
         help_text="gnubg's mark: empty, doubtful (?!), bad (?) or very bad (??)."

@@ -108,7 +108,8 @@ class Decision(models.Model):
     ``color`` 0 White, 1 Black. ``made``/``best`` are notations ("13/7 8/7", or "Double",
     "No double", "Take", "Drop"), ``made_steps``/``best_steps`` their (from, to) steps
     from the mover's side (25 the bar, 0 off) for the arrows. Equities are cubeful EMG
-    from the deciding player's side, ``equity_lost = best_equity - made_equity``.
+    from the deciding player's side, ``equity_lost = best_equity - made_equity``; a roll
+    with no legal play (``made`` "") has none, only its luck.
     ``mark`` is gnubg's ("", "doubtful", "bad", "very bad"; shown ?!, ?, ??), ``luck`` the
     roll's luck (EMG) and ``luck_mark`` gnubg's ("", "very lucky", "lucky", "unlucky",
     "very unlucky"). ``candidates``: gnubg's top plays, best first, each ``{"play",
@@ -139,8 +140,8 @@ class Decision(models.Model):
     made_steps = models.JSONField(default=list)
     best = models.CharField(max_length=80)
     best_steps = models.JSONField(default=list)
-    made_equity = models.FloatField()
-    best_equity = models.FloatField()
+    made_equity = models.FloatField(null=True)
+    best_equity = models.FloatField(null=True)
     equity_lost = models.FloatField()
     mark = models.CharField(max_length=10, choices=Mark.choices, blank=True)
     luck = models.FloatField(null=True)

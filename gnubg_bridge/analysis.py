@@ -5,9 +5,9 @@ writes it), analyse it game by game at one level for chequer play and cube decis
 (reporting each game as it starts), and hand back its record (``gnubg.match()``). From
 that record this module builds:
 
-- one :class:`Decision` per play, per cube action (double, take, drop) and per missed
-  double that gnubg flags, with the play made, gnubg's best, their equities, the mark and
-  the luck of the roll;
+- one :class:`Decision` per play (forced ones and passes too: their rolls' luck is
+  marked), per cube action (double, take, drop) and per missed double that gnubg marks,
+  with the play made, gnubg's best, their equities, the mark and the luck of the roll;
 - one :class:`PlayerFigures` per player: the figures of gnubg's ``show statistics match``,
   computed from the same totals as gnubg computes them (in single precision, the C
   ``float`` gnubg uses) and written in gnubg's own format (``PlayerFigures.texts``), so the
@@ -61,6 +61,9 @@ LUCK_RATINGS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to
 NOT_APPLICABLE = "n/a"
 
 #: gnubg's marks of a decision, as its record spells them, and the names the site uses.
+#: gnubg 1.07 keeps a record's own mark under ``"skill"``: a move's chequer play, a
+#: double's, a take's or a drop's. ``"cube-skill"`` is only on a move, for the cube
+#: decision before its roll (a missed double).
 SKILL_MARKS = {"doubtful": "doubtful", "bad": "bad", "very bad": "very bad"}
 LUCK_MARKS = {
     "verybad": "very unlucky",
@@ -167,7 +170,8 @@ class Decision:
       (``"13/7 8/7"``, ``"Double"``, ``"No double"``, ``"Take"``, ``"Drop"``), with their
       steps for plays (``made_steps``, ``best_steps``; empty for cube actions).
     - ``made_equity``, ``best_equity``: their equities from the deciding player's side
-      (cubeful, EMG, cube at 1); ``equity_lost = best_equity - made_equity`` (>= 0).
+      (cubeful, EMG, cube at 1); ``equity_lost = best_equity - made_equity`` (>= 0). A
+      forced play or a pass has none (``None``, nothing lost): gnubg lists no plays for it.
     - ``mark``: gnubg's mark, ``""``, ``"doubtful"``, ``"bad"`` or ``"very bad"``.
     - ``luck`` and ``luck_mark``: for a play, the luck of its roll (EMG) and gnubg's mark
       of it (``""``, ``"very lucky"``, ``"lucky"``, ``"unlucky"``, ``"very unlucky"``);
@@ -184,8 +188,8 @@ class Decision:
     made_steps: Steps
     best: str
     best_steps: Steps
-    made_equity: float
-    best_equity: float
+    made_equity: float | None
+    best_equity: float | None
     equity_lost: float
     mark: str
     luck: float | None
@@ -379,34 +383,8 @@ def decisions_from_games(
                         candidates=(),
                     )
                 )
-            if action == "move" and analysis.get("moves"):
-                moves = analysis["moves"]
-                made_index = analysis.get("imove")
-                made_raw = moves[made_index] if made_index is not None else None
-                listed = tuple(_candidate(m) for m in moves[:candidates])
-                best = _candidate(moves[0])
-                made = _candidate(made_raw) if made_raw is not None else None
-                steps = _steps(record.get("move"))
-                made_equity = made.equity if made is not None else best.equity
-                luck = analysis.get("luck-value")
-                decisions.append(
-                    Decision(
-                        **base,
-                        kind="play",
-                        dice=_dice(record),
-                        made=str(record.get("notation") or _notation(steps)),
-                        made_steps=steps,
-                        best=best.play,
-                        best_steps=best.steps,
-                        made_equity=made_equity,
-                        best_equity=best.equity,
-                        equity_lost=best.equity - made_equity,
-                        mark=SKILL_MARKS.get(analysis.get("skill", ""), ""),
-                        luck=luck if isinstance(luck, float) and abs(luck) < 100 else None,
-                        luck_mark=LUCK_MARKS.get(analysis.get("luck", ""), ""),
-                        candidates=listed,
-                    )
-                )
+            if action == "move" and ("moves" in analysis or "luck-value" in analysis):
+                decisions.append(_play(base, record, analysis, candidates))
             elif action == "double" and "dt-emg" in analysis:
                 cube = analysis
                 no_double, double = _cube_options(analysis)
@@ -423,7 +401,7 @@ def decisions_from_games(
                         made_equity=double,
                         best_equity=max(no_double, double),
                         equity_lost=max(no_double, double) - double,
-                        mark=SKILL_MARKS.get(analysis.get("cube-skill", ""), ""),
+                        mark=SKILL_MARKS.get(analysis.get("skill", ""), ""),
                         luck=None,
                         luck_mark="",
                         candidates=(),
@@ -432,7 +410,7 @@ def decisions_from_games(
             elif action in ("take", "drop") and cube is not None:
                 take, drop = -float(cube["dt-emg"]), -1.0
                 made_equity = take if action == "take" else drop
-                own = analysis.get("cube-skill", "")
+                own = analysis.get("skill", "")
                 decisions.append(
                     Decision(
                         **base,
@@ -453,6 +431,44 @@ def decisions_from_games(
                 )
                 cube = None
     return decisions
+
+
+def _play(
+    base: Mapping[str, int],
+    record: Mapping[str, Any],
+    analysis: Mapping[str, Any],
+    candidates: int,
+) -> Decision:
+    """A play against gnubg's best, and the luck of its roll.
+
+    A forced play, or none at all (a pass), has no list of plays in gnubg's record, so no
+    equity; its roll's luck is marked all the same, and so it is a decision here too.
+    """
+    steps = _steps(record.get("move"))
+    made = str(record.get("notation") or _notation(steps))
+    moves = analysis.get("moves") or ()
+    luck = analysis.get("luck-value")
+    best = _candidate(moves[0]) if moves else Candidate(made, steps, 0.0)
+    made_index = analysis.get("imove")
+    made_equity = float(moves[made_index]["score"]) if made_index is not None else best.equity
+    return Decision(
+        game=base["game"],
+        record=base["record"],
+        player=base["player"],
+        kind="play",
+        dice=_dice(record),
+        made=made,
+        made_steps=steps,
+        best=best.play,
+        best_steps=best.steps,
+        made_equity=made_equity if moves else None,
+        best_equity=best.equity if moves else None,
+        equity_lost=best.equity - made_equity if moves else 0.0,
+        mark=SKILL_MARKS.get(analysis.get("skill", ""), ""),
+        luck=luck if isinstance(luck, float) and abs(luck) < 100 else None,
+        luck_mark=LUCK_MARKS.get(analysis.get("luck", ""), ""),
+        candidates=tuple(_candidate(m) for m in moves[:candidates]),
+    )
 
 
 def _cube_options(analysis: Mapping[str, Any]) -> tuple[float, float]:

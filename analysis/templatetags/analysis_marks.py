@@ -81,7 +81,7 @@ def _board(
     color = Color(decision.color)
     dice = (decision.dice[0], decision.dice[1]) if decision.dice else None
     made = best = None
-    if decision.kind == Decision.Kind.PLAY and dice is not None:
+    if decision.kind == Decision.Kind.PLAY and dice is not None and decision.made_steps:
         made = LastMove(color, dice, decision.made, _steps(decision.made_steps))
         if decision.best != decision.made:
             best = LastMove(color, dice, decision.best, _steps(decision.best_steps))

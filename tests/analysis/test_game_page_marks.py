@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from analysis.models import Decision
-from analysis.templatetags.analysis_marks import SYMBOLS
+from analysis.templatetags.analysis_marks import LUCK, SYMBOLS
 from tests.bot_games import BotGames
 
 from .helpers import analysed_match, match_in_play
@@ -76,3 +76,22 @@ def test_a_game_in_play_shows_no_mark_and_no_analysis_of_any_ply(
     game = match.games.get()
     html = game_page(game.pk, "?ply=1")
     assert "analysis-mark" not in html and 'id="analysis"' not in html
+
+
+@pytest.mark.gnubg
+def test_a_roll_with_no_legal_play_shows_its_luck_and_no_equity(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    """gnubg marks the luck of a roll that cannot be played too (its record says "cannot
+    move"): the pass's ply shows that luck, and no play nor equity to compare."""
+    match = analysed_match(bot_games, player, opponent)
+    passed = Decision.objects.filter(game__match=match, kind=Decision.Kind.PLAY, made="")
+    decision = passed.exclude(luck_mark="").first()
+    assert decision is not None, "the match has a roll with no legal play (its dice are seeded)"
+    assert decision.made_equity is None and decision.best_equity is None
+    assert decision.game.events.get(ply=decision.ply).kind == "pass"
+    section = game_page(decision.game_id, f"?ply={decision.ply}")
+    section = section[section.index('id="analysis"') :]
+    assert "No legal play: nothing to choose." in section
+    assert f"{LUCK[decision.luck_mark]} ({decision.luck:.3f})" in section
+    assert "no error" not in section and "ply-plays" not in section

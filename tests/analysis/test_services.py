@@ -186,8 +186,32 @@ def test_a_run_stores_gnubgs_figures_and_each_decision_on_our_record(
     for row, figures in zip((white, black), direct.players, strict=True):
         assert row.texts == {section: dict(cells) for section, cells in figures.texts.items()}
         assert row.pr == figures.pr and row.overall_rating == figures.overall_rating
-    decisions = list(Decision.objects.filter(analysis=analysis))
+    decisions = list(Decision.objects.filter(analysis=analysis).select_related("game"))
     assert len(decisions) == len(direct.decisions)
+    # Each decision stored as gnubg_bridge gives it (which holds every one to gnubg's own
+    # record: tests/gnubg_bridge/test_analysis.py): its mark, luck and equities.
+    assert {
+        (d.game.number, d.record, d.kind): (
+            d.mark,
+            d.luck_mark,
+            d.luck,
+            d.made_equity,
+            d.best_equity,
+            d.equity_lost,
+        )
+        for d in decisions
+    } == {
+        (d.game, d.record, d.kind): (
+            d.mark,
+            d.luck_mark,
+            d.luck,
+            d.made_equity,
+            d.best_equity,
+            d.equity_lost,
+        )
+        for d in direct.decisions
+    }
+    assert {d.kind for d in decisions if d.mark} >= {"double", "drop"}
     kinds = {
         "play": {GameEvent.Kind.MOVE, GameEvent.Kind.PASS},
         "double": {GameEvent.Kind.DOUBLE},
@@ -230,7 +254,7 @@ def test_a_failed_run_stores_nothing_and_the_next_delivery_completes_it(
         with pytest.raises(GnubgError):
             services.analysis_run(match_id=match.pk, clock=clock)
     analysis = MatchAnalysis.objects.get(match=match)
-    assert analysis.status == "running"
+    assert analysis.status == "queued"  # the failed run gave its claim back, for the retry
     assert not PlayerAnalysis.objects.exists() and not Decision.objects.exists()
     assert services.analysis_run(match_id=match.pk, clock=clock) == "done"
     assert PlayerAnalysis.objects.filter(analysis=analysis).count() == 2
