@@ -314,12 +314,13 @@ class ChouetteMessagesView(APIView):
             404: ERRORS_WRITE[404],
         },
         description="The messages you may read, oldest first: the table's, and the team's "
-        "of each game you were on the team of (never the box's to read).",
+        "of each game you were on the team of (never the box's to read). A player who left "
+        "the chouette, or was removed, reads what was written until then.",
     )
     def get(self, request: Request, pk: int) -> Response:
         chouette = _chouette(pk)
         user = signed_in_user(request)
-        if not selectors.is_seated(chouette, user) and not selectors.may_moderate(user):
+        if not selectors.may_read_chat(chouette, user):
             raise Forbidden(_("You are not playing in this chouette."))
         messages = selectors.messages_for(chouette, user).select_related("game")
         return Response(ChouetteMessageSerializer(messages, many=True).data)

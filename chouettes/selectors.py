@@ -2,8 +2,11 @@
 what a viewer may do now, and the chat and suggestions they may read.
 
 Privacy: the team's chat and suggestions of a game are read by that game's team
-(never its box) and by moderators; the table chat by the seated players and
-moderators. Everything else (line-up, points, the board) is public, as a match is.
+(never its box); the table chat by the players, and by a player who left or was
+removed only as far as it went while they sat. A moderator reads both in a chouette
+they hold no seat at (:func:`moderates`): one who sits there, in any seat and whatever
+became of it, reads as the player they are. Everything else (line-up, points, the
+decisions, the board) is public, as a match is.
 """
 
 from __future__ import annotations
@@ -200,14 +203,22 @@ def in_team(game: ChouetteGame, user: object) -> bool:
     return player_id == places["captain"] or player_id in places["line"]
 
 
-def is_seated(chouette: Chouette, user: object) -> bool:
+#: A seat that was taken: the player sat at the table (an invitation is not one).
+TAKEN = (Seat.Status.SEATED, Seat.Status.LEFT, Seat.Status.REMOVED)
+
+
+def seat_of(chouette: Chouette, user: object) -> Seat | None:
+    """``user``'s seat at ``chouette`` if they sat there (seated now, or gone since)."""
     if not getattr(user, "is_authenticated", False):
-        return False
-    return (
-        chouette.seats.filter(player_id=getattr(user, "pk", None))
-        .exclude(status=Seat.Status.INVITED)
-        .exists()
-    )
+        return None
+    return chouette.seats.filter(player_id=getattr(user, "pk", None), status__in=TAKEN).first()
+
+
+def is_seated(chouette: Chouette, user: object) -> bool:
+    """Whether ``user`` sits at ``chouette`` now: who acts and talks there. A player who
+    left or was removed is not (what they may still read is :func:`messages_for`'s)."""
+    seat = seat_of(chouette, user)
+    return seat is not None and seat.status == Seat.Status.SEATED
 
 
 #: Who reads every chouette's chat and suggestions: the moderators (as for games' chat).
@@ -215,28 +226,62 @@ READ_PERMISSION = "chouettes.view_message"
 
 
 def may_moderate(user: object) -> bool:
+    """Whether ``user`` holds the moderators' reading permission (on its own this says
+    nothing of a given chouette: see :func:`moderates`)."""
     return bool(getattr(user, "is_staff", False)) and user.has_perm(READ_PERMISSION)  # type: ignore[attr-defined]
 
 
+def moderates(chouette: Chouette, user: object, seat: Seat | None = None) -> bool:
+    """Whether ``user`` reads ``chouette`` as a moderator: one who holds no seat there.
+
+    No one moderates a game they play: a moderator who sits at the chouette, in any seat,
+    or sat there and left or was removed, reads it as the player they are (never the
+    other side's private talk of a game they played). ``seat``, when the caller has read
+    it already (:func:`seat_of`), saves the query.
+    """
+    if not may_moderate(user):
+        return False
+    return (seat_of(chouette, user) if seat is None else seat) is None
+
+
 def messages_for(chouette: Chouette, user: object) -> QuerySet[Message]:
-    """The messages ``user`` may read: the table's if seated, and the team's of each
-    game they were on the team of; all of them for a moderator; none for anyone else.
-    Hidden messages are listed with ``hidden`` set: whoever shows them shows the mask."""
+    """The messages ``user`` may read: a player, the table's and the team's of each game
+    they were on the team of, until they left (or were removed); a moderator who holds
+    no seat, all of them; anyone else none. Hidden messages are listed with ``hidden``
+    set: whoever shows them shows the mask."""
     messages = Message.objects.filter(chouette=chouette).select_related("author")
-    if may_moderate(user):
-        return messages
-    if not is_seated(chouette, user):
-        return messages.none()
+    seat = seat_of(chouette, user)
+    if seat is None:
+        return messages if moderates(chouette, user, seat) else messages.none()
     team_games = [g.pk for g in chouette.games.all() if in_team(g, user)]
-    return messages.filter(Q(team=False) | Q(game_id__in=team_games))
+    readable = messages.filter(Q(team=False) | Q(game_id__in=team_games))
+    if seat.status != Seat.Status.SEATED:  # gone: what was written while they sat
+        if seat.left_at is None:
+            return messages.none()
+        readable = readable.filter(created_at__lte=seat.left_at)
+    return readable
+
+
+def may_read_chat(chouette: Chouette, user: object) -> bool:
+    """Whether ``user`` is shown the chat at all: a player, now or once, or a moderator
+    who holds no seat (what each reads is :func:`messages_for`'s)."""
+    seat = seat_of(chouette, user)
+    return seat is not None or moderates(chouette, user, seat)
 
 
 def suggestions_for(game: ChouetteGame, board: Game, user: object) -> QuerySet[Suggestion]:
-    """The team's suggestions for the roll on the board, for the team and moderators."""
+    """The team's suggestions for the roll on the board: for the game's team, and for a
+    moderator who holds no seat at the chouette (never the box, whoever they are)."""
     suggestions = Suggestion.objects.filter(game=game, ply=board.ply).select_related("author")
-    if may_moderate(user) or in_team(game, user):
+    if in_team(game, user) or moderates(game.chouette, user):
         return suggestions
     return suggestions.none()
+
+
+def team_view(game: ChouetteGame, user: object) -> bool:
+    """Whether ``user`` reads ``game``'s team side (its suggestions and team chat): its
+    team, or a moderator who holds no seat at the chouette."""
+    return in_team(game, user) or moderates(game.chouette, user)
 
 
 def decisions_of(game: ChouetteGame) -> QuerySet[Decision]:

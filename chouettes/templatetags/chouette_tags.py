@@ -40,7 +40,8 @@ class ChouetteView:
     suggestions: list[Suggestion] = field(default_factory=list)
     team_messages: list[Message] = field(default_factory=list)
     table_messages: list[Message] = field(default_factory=list)
-    #: The viewer reads the team's side (a team member of this game, or a moderator).
+    #: The viewer reads the team's side (a team member of this game, or a moderator who
+    #: holds no seat at the chouette).
     team_view: bool = False
     may_talk: bool = False
     may_talk_team: bool = False
@@ -65,7 +66,7 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
     board = panel.board or game
     names = {line.seat.player_id: line.seat.player.public_name for line in panel.lines}
     readable = list(selectors.messages_for(chouette, user))
-    team_view = selectors.in_team(chouette_game, user) or selectors.may_moderate(user)
+    team_view = selectors.team_view(chouette_game, user)
     seated = any(
         line.seat.player_id == getattr(user, "pk", None) and line.seat.status == Seat.Status.SEATED
         for line in panel.lines
