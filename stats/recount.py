@@ -3,7 +3,9 @@
 The counters are kept by the signal receivers; this is the independent check that
 they agree with the record. It groups the finished games and matches (and the
 roll events) in the database and feeds each group through the same key functions
-the receivers use, so a key is spelt in one place.
+the receivers use, so a key is spelt in one place. Which matches count at all (not a
+chouette's board) is said once too: :func:`~stats.services.counted` filters here by the
+field the receivers' :func:`~stats.services.counts` reads.
 
 Run ``--repair`` while no game is finishing: a game that ends between the recount's
 reads and its writes would be counted by its receiver and then overwritten.
@@ -24,6 +26,7 @@ from .models import Counter, PlayerStats, RatingHistory
 from .services import (
     GAME_RESULTS,
     GAME_TERMINATIONS,
+    counted,
     game_counter_keys,
     match_counter_keys,
     roll_key,
@@ -50,7 +53,8 @@ def counters_expected() -> dict[CounterKey, int]:
     """Every counter's value, recounted from the record."""
     expected: dict[CounterKey, int] = defaultdict(int)
     games = (
-        Game.objects.filter(state=Game.State.FINISHED, termination__in=GAME_TERMINATIONS)
+        counted(Game.objects.all(), "match")
+        .filter(state=Game.State.FINISHED, termination__in=GAME_TERMINATIONS)
         .exclude(match__result=Match.Result.CANCELLED)  # cancelled as if never played
         .values_list(
             "match__variant", "match__white_id", "match__black_id", "winner", "termination"
@@ -70,7 +74,7 @@ def counters_expected() -> dict[CounterKey, int]:
         for key in keys:
             expected[key] += n
     matches = (
-        Match.objects.filter(status=Match.Status.FINISHED, result__in=GAME_RESULTS)
+        counted(Match.objects.filter(status=Match.Status.FINISHED, result__in=GAME_RESULTS))
         .values_list("variant", "white_id", "black_id", "result")
         .annotate(n=Count("id"))
         .order_by()
@@ -135,8 +139,10 @@ def ratings_expected() -> dict[int, dict[str, float]]:
             "best_rating": INITIAL_RATING,
         }
     )
-    rated = Match.objects.filter(
-        status=Match.Status.FINISHED, rated=True, result__in=GAME_RESULTS, length__gt=0
+    rated = counted(
+        Match.objects.filter(
+            status=Match.Status.FINISHED, rated=True, result__in=GAME_RESULTS, length__gt=0
+        )
     )
     for side in ("white_id", "black_id"):
         for player_id, n in rated.values_list(side).annotate(n=Count("id")).order_by():

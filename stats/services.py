@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TypeVar
 
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Model, Q, QuerySet, Value, When
 
 from gammon import Termination
 from matches.models import Game, Match
@@ -28,6 +29,29 @@ GAME_RESULTS = ("white", "black", "draw")
 GAME_TERMINATIONS: tuple[str, ...] = tuple(
     t.value for t in Termination if t is not Termination.CANCELLED
 )
+
+# --------------------------------------------------------------------------- what counts
+
+#: The flag of a match whose games and result never count in the players' statistics: a
+#: chouette's board (they count in the chouette's own points). :func:`counts` reads it on
+#: a match, :func:`counted` filters the recount's querysets by it: the receivers and the
+#: recount agree because both ask this one field. Dice count wherever they are thrown.
+_NOT_COUNTED = "chouette"
+
+
+def counts(match: Match) -> bool:
+    """Whether ``match``'s games and result go into the counters and ratings."""
+    return not getattr(match, _NOT_COUNTED)
+
+
+_Rows = TypeVar("_Rows", bound=Model)
+
+
+def counted(rows: QuerySet[_Rows], match: str = "") -> QuerySet[_Rows]:
+    """``rows`` (matches, or rows reaching a match through the lookup ``match``) without
+    those of a match that does not count (:func:`counts`)."""
+    lookup = f"{match}__{_NOT_COUNTED}" if match else _NOT_COUNTED
+    return rows.exclude(**{lookup: True})
 
 
 @transaction.atomic(savepoint=False)  # the caller's transaction, or one of its own
@@ -180,7 +204,7 @@ def stats_game_finished(*, game: Game, now: datetime) -> None:
     """Count a finished game: its result and end for the site, and each player's record."""
     result = game_result(game)
     match = game.match
-    if result is None or match.chouette:  # a chouette's games count in its own points
+    if result is None or not counts(match):
         return
     counters_add(
         game_counter_keys(
@@ -201,6 +225,8 @@ def stats_match_cancelled(*, match: Match, now: datetime) -> None:
     in play ends ``cancelled`` and was never counted, nor is the match. The dice thrown
     stay counted: they were thrown. Ratings never saw the match.
     """
+    if not counts(match):
+        return
     games = Game.objects.filter(match=match, state=Game.State.FINISHED).order_by("number")
     rows: list[tuple[int | None, str, int]] = []
     for game in games:
@@ -220,7 +246,7 @@ def stats_match_cancelled(*, match: Match, now: datetime) -> None:
 
 def stats_match_finished(*, match: Match, now: datetime) -> None:
     """Count a finished match and, when it is rated, update both ratings."""
-    if match.result not in GAME_RESULTS or match.chouette:
+    if match.result not in GAME_RESULTS or not counts(match):
         return
     counters_add(
         match_counter_keys(
@@ -243,9 +269,9 @@ def stats_games_timed_out(*, games: list[Game], matches: list[Match], now: datet
     active: list[int] = []
     for game in games:
         result = game_result(game)
-        if result is None:
-            continue
         match = game.match
+        if result is None or not counts(match):
+            continue
         keys = game_counter_keys(
             variant=match.variant,
             white_id=match.white_id,
@@ -255,7 +281,7 @@ def stats_games_timed_out(*, games: list[Game], matches: list[Match], now: datet
         )
         rows += [(player_id, key, 1) for player_id, key in keys]
         active += [match.white_id, match.black_id]
-    finished = [m for m in matches if m.result in GAME_RESULTS]
+    finished = [m for m in matches if m.result in GAME_RESULTS and counts(m)]
     for match in finished:
         keys = match_counter_keys(
             variant=match.variant,
@@ -279,7 +305,7 @@ def is_rated(match: Match) -> bool:
     with the square root of the length) and can be left at any time; as on FIBS
     ("unlimited matches do not affect ratings"), they never count.
     """
-    return match.rated and not match.is_money
+    return match.rated and not match.is_money and counts(match)
 
 
 @transaction.atomic(savepoint=False)

@@ -1,12 +1,16 @@
 """Every chouette a test leaves behind must follow from its record (``replay_chouettes``)
-and its points must sum to zero: checked after each test of this package that used the
-database, whatever the test itself asserted."""
+and its points must sum to zero, and the statistics must agree with a recount
+(``recount_stats``: a chouette's boards count in its own points, not in the players'
+record): checked after each test of this package that used the database, whatever the
+test itself asserted."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 
@@ -29,3 +33,8 @@ def _chouettes_replay(request: pytest.FixtureRequest) -> Iterator[None]:
         assert chouette_differences(chouette) == [], f"chouette {chouette.pk}"
         total = chouette.seats.aggregate(total=Sum("points"))["total"] or 0
         assert total == 0, f"chouette {chouette.pk}'s points sum to {total}"
+    out = StringIO()
+    try:
+        call_command("recount_stats", stdout=out)  # the check, not --repair
+    except CommandError as error:
+        pytest.fail(f"recount_stats: {error}\n{out.getvalue()}")
