@@ -10,7 +10,7 @@ Creates (or re-creates) its own database (``--db``, default
 beat's ``tournaments_start_due``. Every match is then played by the random bot of
 ``matches.bots`` with seeded dice for a few actions, and ended by a resignation of the
 match through ``matches.endings.game_resign``, the finishing move; its transaction
-records the result and advances the tournament (``tournaments.services.pairing_finished``,
+records the result and advances the tournament (``tournaments.advance.pairing_finished``,
 from ``match_finished``), as on the site. It reports, in the same run:
 
 - the finishing move's time and the part of it that is the advance (the
@@ -79,10 +79,10 @@ class Timer:
     """Times each ``pairing_finished`` (the advance) inside the finishing transaction."""
 
     def __init__(self) -> None:
-        from tournaments import services
+        from tournaments import advance
 
-        self.services = services
-        self.original = services.pairing_finished
+        self.advance = advance
+        self.original = advance.pairing_finished
         self.advances: list[float] = []
 
     def __enter__(self) -> Timer:
@@ -93,11 +93,11 @@ class Timer:
             finally:
                 self.advances.append(time.perf_counter() - start)
 
-        self.services.pairing_finished = timed  # type: ignore[assignment]
+        self.advance.pairing_finished = timed  # type: ignore[assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.services.pairing_finished = self.original  # type: ignore[assignment]
+        self.advance.pairing_finished = self.original  # type: ignore[assignment]
 
 
 def run(format: str, count: int, rounds: int) -> dict[str, object]:
@@ -109,7 +109,7 @@ def run(format: str, count: int, rounds: int) -> dict[str, object]:
     from matches import endings, record
     from matches.bots import bot_act
     from matches.models import Match
-    from tournaments import services
+    from tournaments import advance, creation, registration
     from tournaments.models import Pairing, Tournament
 
     record.dice = SeededDice(count)
@@ -118,7 +118,7 @@ def run(format: str, count: int, rounds: int) -> dict[str, object]:
     director = User.objects.get(pk=director.pk)
     now = timezone.now()
     start_at = now + timedelta(minutes=1)
-    tournament = services.tournament_create(
+    tournament = creation.tournament_create(
         creator=director,
         now=now,
         name=f"Bench {format}",
@@ -130,9 +130,9 @@ def run(format: str, count: int, rounds: int) -> dict[str, object]:
         rounds=rounds,
     )
     for user in make_players(format[:2], count):
-        services.tournament_register(tournament_id=tournament.pk, user=user, now=now)  # type: ignore[arg-type]
+        registration.tournament_register(tournament_id=tournament.pk, user=user, now=now)  # type: ignore[arg-type]
     began = time.perf_counter()
-    services.tournaments_start_due(now=start_at)
+    advance.tournaments_start_due(now=start_at)
     first_round = time.perf_counter() - began
     rng = random.Random(7)
     finishes: list[float] = []

@@ -32,7 +32,7 @@ from matches import chat, clock, moderator_actions
 from matches.models import Game, GameMessage, Match, Vacation
 from notifications.models import Notification
 from notifications.outbox import notify
-from tournaments import services as tournament_services
+from tournaments import directing as tournament_directing
 from tournaments.models import Entry, Tournament
 
 from . import stakes
@@ -688,8 +688,8 @@ def tournament_cancel(
     every player is told (by the tournament's own notice)."""
     reason = _reason(reason)
     stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
-    tournament = tournament_services.tournament_cancel(
-        tournament_id=tournament.pk, reason=reason, now=now
+    tournament = tournament_directing.tournament_cancel(
+        tournament_id=tournament.pk, actor=moderator, reason=reason, now=now
     )
     audit(
         actor=moderator,
@@ -716,8 +716,8 @@ def tournament_replace_player(
     reason = _reason(reason)
     stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
     _check_target(moderator, player)
-    entry = tournament_services.entry_replace(
-        tournament_id=tournament.pk, player=player, by=replacement, now=now
+    entry = tournament_directing.entry_replace(
+        tournament_id=tournament.pk, actor=moderator, player=player, by=replacement, now=now
     )
     audit(
         actor=moderator,

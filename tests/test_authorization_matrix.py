@@ -69,7 +69,8 @@ from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import scripted_dice
 from tests.stats.helpers import match_start
-from tournaments import services as tournaments
+from tournaments import creation as tournament_creation
+from tournaments import registration as tournament_registration
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -227,7 +228,7 @@ def _tournament_registering(world: World, **options: Any) -> None:
     director = UserFactory(username="director")
     director.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
     now = timezone.now()
-    world.tournament = tournaments.tournament_create(
+    world.tournament = tournament_creation.tournament_create(
         creator=User.objects.get(pk=director.pk),
         now=now,
         name="Matrix cup",
@@ -247,7 +248,7 @@ def _tournament_entered(world: World) -> None:
     """``player`` has registered for the tournament; nobody else has."""
     _tournament_registering(world)
     assert world.tournament is not None
-    tournaments.tournament_register(
+    tournament_registration.tournament_register(
         tournament_id=world.tournament.pk, user=world.player, now=timezone.now()
     )
 
@@ -752,7 +753,7 @@ CHECKS: list[Check] = [
           tournament_id, scene="tournament_entered"),
     Check("tournaments/<id:tournament_id>/withdraw/", "POST", (L, 404, 404, 302, S, 404),
           tournament_id, scene="tournament_entered"),
-    # Only those who run tournaments (the moderators) stop one repeating.
+    # Its director (none of the roles here) and the moderators stop one repeating.
     Check("tournaments/<id:tournament_id>/stop-repeating/", "GET", (L, 405, 405, 405, S, 405),
           tournament_id, scene="tournament_repeating"),
     Check("tournaments/<id:tournament_id>/stop-repeating/", "POST",

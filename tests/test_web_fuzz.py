@@ -62,7 +62,7 @@ from notifications.unsubscribe import unsubscribe_token
 from tests.conftest import shared_by_the_module
 from tests.factories import UserFactory
 from tests.matches.api_helpers import SeededDice, snapshot
-from tournaments import services as tournament_services
+from tournaments import creation as tournament_creation
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Invitation, Tournament
 
@@ -478,7 +478,7 @@ def build_world() -> tuple[World, SeededDice]:
         tomorrow = now.date() + timedelta(days=1)
         vacation = clock.vacation_take(user=player, start=tomorrow, end=tomorrow, now=now)
         player.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
-        tournament = tournament_services.tournament_create(
+        tournament = tournament_creation.tournament_create(
             creator=User.objects.get(pk=player.pk),
             now=now,
             name="Fuzz cup",

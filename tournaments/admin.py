@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from backgammon.admin_base import ReadOnlyInline, RecordAdmin, admin_link
 from backgammon.errors import ServiceError
 
-from . import services
+from . import creation
 from .models import Entry, Pairing, Schedule, Tournament
 
 
@@ -47,15 +47,15 @@ class TournamentAdmin(RecordAdmin):
 
 class ScheduleForm(forms.ModelForm):
     """A schedule's options are checked as a new repeating tournament's are, since its
-    editions are made from them: what :func:`~tournaments.services.check_options` and
-    :func:`~tournaments.services.check_repeat` refuse is refused here, with its message."""
+    editions are made from them: what :func:`~tournaments.creation.check_options` and
+    :func:`~tournaments.creation.check_repeat` refuse is refused here, with its message."""
 
     class Meta:
         model = Schedule
         fields = [
             "name",
             "format",
-            *services.SCHEDULED_OPTIONS,
+            *creation.SCHEDULED_OPTIONS,
             "every_days",
             "registration_days",
             "next_start_at",
@@ -67,9 +67,9 @@ class ScheduleForm(forms.ModelForm):
         if self.errors:
             return data
         try:
-            options: dict[str, Any] = {name: data[name] for name in services.CHECKED_OPTIONS}
-            services.check_options(**options)
-            services.check_repeat(
+            options: dict[str, Any] = {name: data[name] for name in creation.CHECKED_OPTIONS}
+            creation.check_options(**options)
+            creation.check_repeat(
                 repeat_days=data["every_days"], invitation_only=data["invitation_only"]
             )
         except ServiceError as error:

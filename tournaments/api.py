@@ -18,7 +18,7 @@ from backgammon.api.views import APIView
 from backgammon.errors import NotFound
 from matches.api import ERRORS_READ, ERRORS_WRITE, OBJECT_ID
 
-from . import selectors, services
+from . import registration, selectors
 from .models import Tournament
 from .serializers import (
     StandingsSerializer,
@@ -99,7 +99,7 @@ class TournamentRegisterView(APIView):
         responses={200: TournamentDetailSerializer, **ERRORS_WRITE},
     )
     def post(self, request: Request, pk: int) -> Response:
-        services.tournament_register(
+        registration.tournament_register(
             tournament_id=pk, user=signed_in_user(request), now=timezone.now()
         )
         return Response(tournament_data(_tournament(pk)))
@@ -117,7 +117,7 @@ class TournamentWithdrawView(APIView):
         responses={200: TournamentDetailSerializer, **ERRORS_WRITE},
     )
     def post(self, request: Request, pk: int) -> Response:
-        services.tournament_withdraw(
+        registration.tournament_withdraw(
             tournament_id=pk, user=signed_in_user(request), now=timezone.now()
         )
         return Response(tournament_data(_tournament(pk)))

@@ -23,7 +23,7 @@ from accounts.models import User
 from gammon import SeededDice
 from matches import record
 
-from . import services
+from . import advance, creation, registration
 from .models import Tournament
 
 CUP, OPEN = "Demo cup", "Weekly open"
@@ -52,7 +52,7 @@ def create_demo_data(*, users: Sequence[User], stdout: Any) -> None:
 def _create(director: User, players: list[User]) -> tuple[Tournament, Tournament]:
     now = timezone.now()
     announced = now - timedelta(days=3)
-    cup = services.tournament_create(
+    cup = creation.tournament_create(
         creator=director,
         now=announced,
         name=CUP,
@@ -64,9 +64,9 @@ def _create(director: User, players: list[User]) -> tuple[Tournament, Tournament
         max_players=8,
     )
     for player in players:
-        services.tournament_register(tournament_id=cup.pk, user=player, now=announced)
-    services.tournaments_start_due(now=now)
-    weekly = services.tournament_create(
+        registration.tournament_register(tournament_id=cup.pk, user=player, now=announced)
+    advance.tournaments_start_due(now=now)
+    weekly = creation.tournament_create(
         creator=director,
         now=now,
         name=OPEN,
@@ -79,6 +79,6 @@ def _create(director: User, players: list[User]) -> tuple[Tournament, Tournament
         max_players=64,
         repeat_days=7,
     )
-    services.tournament_register(tournament_id=weekly.pk, user=players[1], now=now)
+    registration.tournament_register(tournament_id=weekly.pk, user=players[1], now=now)
     cup.refresh_from_db()
     return cup, weekly

@@ -191,7 +191,7 @@ class TournamentForm(forms.Form):
         return [found[n] for n in names]
 
     def options(self) -> dict[str, Any]:
-        """The cleaned options as :func:`tournaments.services.tournament_create` takes them."""
+        """The cleaned options as :func:`tournaments.creation.tournament_create` takes them."""
         data = dict(self.cleaned_data)
         data["invite"] = data.pop("invited")
         return data

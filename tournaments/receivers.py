@@ -12,19 +12,19 @@ from typing import Any
 from matches.models import Match
 from matches.signals import games_timed_out, match_cancelled, match_finished
 
-from . import services
+from . import advance
 
 
 def on_match_finished(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
-    services.pairing_finished(match, now)
+    advance.pairing_finished(match, now)
 
 
 def on_games_timed_out(sender: type, *, matches: list[Match], now: datetime, **kwargs: Any) -> None:
-    services.pairings_finished(matches, now)
+    advance.pairings_finished(matches, now)
 
 
 def on_match_cancelled(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
-    services.pairing_finished(match, now)  # a cancelled tournament match is played again
+    advance.pairing_finished(match, now)  # a cancelled tournament match is played again
 
 
 def connect() -> None:

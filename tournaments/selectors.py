@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 
 from gammon import tournament as pairings
 
-from . import services
+from . import advance
 from .models import Entry, Format, Pairing, Schedule, Tournament
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def standings(tournament: Tournament) -> list[Standing]:
                 row.score,
                 {"buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger},
             )
-            for row in services.swiss_table(tournament)
+            for row in advance.swiss_table(tournament)
         ]
     if tournament.format == Format.ROUND_ROBIN:
         return [
@@ -105,7 +105,7 @@ def standings(tournament: Tournament) -> list[Standing]:
                 row.wins,
                 {"group": group, "head_to_head": row.head_to_head, "points": row.points_difference},
             )
-            for group, table in services.group_tables(tournament).items()
+            for group, table in advance.group_tables(tournament).items()
             for row in table
         ]
     ordered = sorted(entries.values(), key=lambda e: (e.rank or 10**6, e.seed or 0))
@@ -225,7 +225,7 @@ class Crosstable:
 
 def crosstables(tournament: Tournament, rows: list[Pairing] | None = None) -> list[Crosstable]:
     """Each round-robin group's crosstable, players by their place in the group's table
-    (:func:`services.group_tables`)."""
+    (:func:`advance.group_tables`)."""
     entries = {e.pk: e for e in entries_of(tournament)}
     rows = list(pairings_of(tournament)) if rows is None else rows
     by_players: dict[frozenset[int], Pairing] = {}
@@ -233,7 +233,7 @@ def crosstables(tournament: Tournament, rows: list[Pairing] | None = None) -> li
         if p.stage == Pairing.Stage.GROUP and p.black_id is not None:
             by_players[frozenset((p.white_id, p.black_id))] = p
     tables = []
-    for group, table in services.group_tables(tournament).items():
+    for group, table in advance.group_tables(tournament).items():
         order = [entries[line.player] for line in table]
         lines = []
         for row, line in zip(order, table, strict=True):

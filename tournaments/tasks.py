@@ -11,7 +11,7 @@ from celery import shared_task
 
 from backgammon.inputs import task_moment
 
-from . import services
+from . import advance, schedules
 
 
 @shared_task(ignore_result=True)
@@ -20,7 +20,7 @@ def clock_tournaments(now: str | None = None) -> int:
     tournament match that ended unrecorded."""
     moment = task_moment(now)
     return (
-        services.schedules_run(now=moment)
-        + services.tournaments_start_due(now=moment)
-        + services.tournaments_advance(now=moment)
+        schedules.schedules_run(now=moment)
+        + advance.tournaments_start_due(now=moment)
+        + advance.tournaments_advance(now=moment)
     )

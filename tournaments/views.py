@@ -1,9 +1,10 @@
 """The tournament pages: the list, a tournament (its bracket, crosstables or Swiss
 standings), registering and withdrawing, and the form of a new tournament.
 
-Views read through :mod:`tournaments.selectors` and write through
-:mod:`tournaments.services`; a :class:`~backgammon.errors.ServiceError` is shown on the
-page the player was on, with its message and the HTTP status it carries.
+Views read through :mod:`tournaments.selectors` and write through the services
+(:mod:`~tournaments.creation`, :mod:`~tournaments.registration`,
+:mod:`~tournaments.directing`); a :class:`~backgammon.errors.ServiceError` is shown on
+the page the player was on, with its message and the HTTP status it carries.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 
-from . import selectors, services
+from . import creation, directing, registration, selectors
 from .bracket_svg import bracket_svg, round_title
 from .forms import TournamentFilterForm, TournamentForm
 from .models import Entry, Format, Pairing, Tournament
@@ -57,7 +58,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
                 selectors.schedules_repeating(format=kind, length=length)[:LIST_SIZE]
             ),
             "may_create": request.user.is_authenticated
-            and services.may_create(signed_in_user(request)),
+            and creation.may_create(signed_in_user(request)),
         },
         status=status,
     )
@@ -75,7 +76,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entries": list(selectors.entries_of(tournament)),
         "may_register": selectors.may_register(tournament, request.user, timezone.now()),
         "entered": selectors.entered(tournament, request.user),
-        "may_manage": request.user.has_perm(services.MANAGE_PERMISSION),
+        "may_direct": directing.may_direct(request.user, tournament),
     }
     entered = context["entered"]
     context["may_withdraw"] = isinstance(entered, Entry) and (
@@ -125,7 +126,7 @@ def _refused(request: HttpRequest, tournament_id: int, error: ServiceError) -> H
 @require_POST
 def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        services.tournament_register(
+        registration.tournament_register(
             tournament_id=tournament_id, user=signed_in_user(request), now=timezone.now()
         )
     except ServiceError as error:
@@ -138,7 +139,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
 @require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        services.tournament_withdraw(
+        registration.tournament_withdraw(
             tournament_id=tournament_id, user=signed_in_user(request), now=timezone.now()
         )
     except ServiceError as error:
@@ -150,9 +151,9 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
 @login_required
 @require_POST
 def tournament_stop_repeating(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """A moderator stops the repeating tournament this one is an edition of."""
+    """Its director, or a moderator, stops the repeating tournament this one is an edition of."""
     try:
-        services.schedule_stop(tournament_id=tournament_id, user=signed_in_user(request))
+        directing.schedule_stop(tournament_id=tournament_id, user=signed_in_user(request))
     except ServiceError as error:
         return _refused(request, tournament_id, error)
     messages.success(request, _("No more editions of this tournament will open."))
@@ -163,7 +164,7 @@ def tournament_stop_repeating(request: HttpRequest, tournament_id: int) -> HttpR
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """The form of a new tournament, for those who may create one (a 403 for the rest)."""
     user = signed_in_user(request)
-    if not services.may_create(user):
+    if not creation.may_create(user):
         return render(
             request,
             "tournaments/refused.html",
@@ -171,12 +172,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             status=403,
         )
     status = 200
-    repeating = user.has_perm(services.MANAGE_PERMISSION)
+    repeating = user.has_perm(creation.MANAGE_PERMISSION)
     if request.method == "POST":
         form = TournamentForm(request.POST, repeating=repeating)
         if form.is_valid():
             try:
-                tournament = services.tournament_create(
+                tournament = creation.tournament_create(
                     creator=user, now=timezone.now(), **form.options()
                 )
             except ServiceError as error:

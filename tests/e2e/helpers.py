@@ -72,10 +72,10 @@ def running_knockout(field: list[Any], *, name: str = "Winter knock-out cup") ->
     from django.utils import timezone
 
     from tests.tournaments.helpers import moderator
-    from tournaments import services
+    from tournaments import advance, creation, registration
 
     now = timezone.now()
-    cup = services.tournament_create(
+    cup = creation.tournament_create(
         creator=moderator(),
         now=now,
         name=name,
@@ -86,6 +86,6 @@ def running_knockout(field: list[Any], *, name: str = "Winter knock-out cup") ->
         description="Four players, one point a match.",
     )
     for user in field:
-        services.tournament_register(tournament_id=cup.pk, user=user, now=now)
-    services.tournaments_start_due(now=cup.starts_at)
+        registration.tournament_register(tournament_id=cup.pk, user=user, now=now)
+    advance.tournaments_start_due(now=cup.starts_at)
     return cup

@@ -15,7 +15,7 @@ from matches import endings, record
 from matches.bots import bot_act
 from tests.factories import UserFactory
 from tests.tournaments.helpers import moderator, players
-from tournaments import services
+from tournaments import advance, creation, registration
 from tournaments.models import Pairing
 
 from .helpers import take_turn
@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_register_play_the_match_and_see_the_bracket_advance(new_page, monkeypatch) -> None:
     monkeypatch.setattr(record, "dice", SeededDice(17))
     now = timezone.now()
-    cup = services.tournament_create(
+    cup = creation.tournament_create(
         creator=moderator(),
         now=now,
         name="Browser cup",
@@ -38,7 +38,7 @@ def test_register_play_the_match_and_see_the_bracket_advance(new_page, monkeypat
     )
     others = players(3)
     for user in others:
-        services.tournament_register(tournament_id=cup.pk, user=user, now=now)
+        registration.tournament_register(tournament_id=cup.pk, user=user, now=now)
     me = UserFactory(username="walter", display_name="Walter")
 
     page = new_page(user=me)
@@ -48,7 +48,7 @@ def test_register_play_the_match_and_see_the_bracket_advance(new_page, monkeypat
     assert page.locator(".messages", has_text="You are registered.").is_visible()
     assert cup.entries.filter(player=me).exists()
 
-    assert services.tournaments_start_due(now=cup.starts_at) == 1
+    assert advance.tournaments_start_due(now=cup.starts_at) == 1
     mine = Pairing.objects.select_related("match").get(
         Q(match__white=me) | Q(match__black=me), tournament=cup, round=1
     )

@@ -8,7 +8,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 
 from accounts.models import User
@@ -16,9 +16,10 @@ from gammon import SeededDice
 from matches import endings, record
 from matches.bots import bot_act
 from matches.models import Match
+from moderation.permissions import MODERATORS_GROUP
 from stats.models import PlayerStats
 from tests.factories import UserFactory
-from tournaments import services
+from tournaments import advance, creation, registration
 from tournaments.models import Entry, Pairing, Tournament
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -26,9 +27,18 @@ START = NOW + timedelta(days=2)
 
 
 def moderator() -> User:
+    """A tournament director: may create tournaments (and repeating ones), but is not
+    staff, so directs only their own."""
     user = UserFactory(username="director")
     user.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
     return User.objects.get(pk=user.pk)  # permissions are cached per instance
+
+
+def staff_moderator(username: str = "mona") -> User:
+    """A moderator: staff in the ``moderators`` group, who acts on every tournament."""
+    user = UserFactory(username=username, is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return User.objects.get(pk=user.pk)
 
 
 def players(count: int) -> list[User]:
@@ -46,14 +56,14 @@ def run(monkeypatch: Any, format: str, count: int, **options: Any) -> tuple[Tour
     services' dice seeded."""
     options.setdefault("length", 1)
     options.setdefault("min_players", 2)
-    tournament = services.tournament_create(
+    tournament = creation.tournament_create(
         creator=moderator(), now=NOW, name="Test cup", format=format, starts_at=START, **options
     )
     field = players(count)
     for user in reversed(field):  # registration order is not the seeding
-        services.tournament_register(tournament_id=tournament.pk, user=user, now=NOW)
+        registration.tournament_register(tournament_id=tournament.pk, user=user, now=NOW)
     monkeypatch.setattr(record, "dice", SeededDice(count))
-    services.tournaments_start_due(now=START)
+    advance.tournaments_start_due(now=START)
     tournament.refresh_from_db()
     return tournament, field
 

@@ -16,7 +16,7 @@ from matches import endings
 from matches.models import Match
 from notifications.models import Notification
 from stats.services import counters_add
-from tournaments import services
+from tournaments import advance
 
 from .helpers import START, live, play_out, run
 
@@ -35,7 +35,7 @@ PAIRS_A_MATCH = PAIRS_NOTHING + 8
 def advance_statements(monkeypatch: pytest.MonkeyPatch, match: Match) -> list[str]:
     """The statements of ``pairing_finished`` alone, as the match is resigned."""
     seen: list[str] = []
-    original = services.pairing_finished
+    original = advance.pairing_finished
 
     def counted(finished: Match, now: Any) -> Any:
         with CaptureQueriesContext(connection) as queries:
@@ -43,7 +43,7 @@ def advance_statements(monkeypatch: pytest.MonkeyPatch, match: Match) -> list[st
         seen.extend(q["sql"] for q in queries.captured_queries)
         return result
 
-    monkeypatch.setattr(services, "pairing_finished", counted)
+    monkeypatch.setattr(advance, "pairing_finished", counted)
     match.refresh_from_db()
     game = match.current_game
     assert game is not None
@@ -54,7 +54,7 @@ def advance_statements(monkeypatch: pytest.MonkeyPatch, match: Match) -> list[st
         now=START + timedelta(hours=1),
         whole_match=True,
     )
-    monkeypatch.setattr(services, "pairing_finished", original)
+    monkeypatch.setattr(advance, "pairing_finished", original)
     return seen
 
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
 from tests.matches.api_helpers import snapshot, token_client
-from tournaments import services
+from tournaments import creation, directing
 
 from .helpers import NOW, START, moderator, run
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def test_list_detail_register_and_withdraw(monkeypatch: pytest.MonkeyPatch) -> None:
     running, _ = run(monkeypatch, "swiss", 6, rounds=3, min_players=4)
-    upcoming = services.tournament_create(
+    upcoming = creation.tournament_create(
         creator=moderator(),
         now=NOW,
         name="Next week",
@@ -57,7 +57,7 @@ def test_list_detail_register_and_withdraw(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_an_edition_of_a_repeating_tournament_says_how_it_repeats() -> None:
     director = moderator()
-    weekly = services.tournament_create(
+    weekly = creation.tournament_create(
         creator=director,
         now=NOW,
         name="Weekly",
@@ -66,7 +66,7 @@ def test_an_edition_of_a_repeating_tournament_says_how_it_repeats() -> None:
         starts_at=START,
         repeat_days=7,
     )
-    once = services.tournament_create(
+    once = creation.tournament_create(
         creator=director, now=NOW, name="Once", format="knockout", starts_at=START
     )
     client = APIClient()
@@ -75,5 +75,5 @@ def test_an_edition_of_a_repeating_tournament_says_how_it_repeats() -> None:
     assert repeats["next_opens_at"].startswith(f"{START + timedelta(days=5):%Y-%m-%d}")
     listed = {t["id"]: t["repeats"] for t in client.get("/api/tournaments/").json()}
     assert listed[once.pk] is None and listed[weekly.pk] == repeats
-    services.schedule_stop(tournament_id=weekly.pk, user=director)
+    directing.schedule_stop(tournament_id=weekly.pk, user=director)
     assert client.get(f"/api/tournaments/{weekly.pk}/").json()["repeats"] is None

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from matches import endings
-from tournaments import services
+from tournaments import advance
 from tournaments.models import Pairing
 
 from .helpers import START, run
@@ -63,5 +63,5 @@ def test_feeding_matches_ending_together_pair_the_next_one_once(
 
     assert run_together([resign(p) for p in feeders]) == []
     assert tournament.pairings.filter(round=2).count() == 1
-    assert services.tournaments_advance(now=START) == 0  # the beat finds nothing left
+    assert advance.tournaments_advance(now=START) == 0  # the beat finds nothing left
     assert tournament.pairings.filter(round=2).count() == 1

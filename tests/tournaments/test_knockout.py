@@ -15,7 +15,7 @@ from matches import clock, moderator_actions
 from matches.bots import bot_act
 from matches.models import Match, Vacation
 from notifications.models import Notification
-from tournaments import services
+from tournaments import registration
 from tournaments.models import Entry, Pairing, Tournament
 
 from .helpers import START, entry, live, play_all, play_out, run
@@ -130,7 +130,7 @@ def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_rulin
 
     # A withdrawal: the player forfeits the match in play, and is out.
     quitter = first[1].white.player
-    services.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
+    registration.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
     assert entry(tournament, quitter).status == Entry.Status.WITHDRAWN
     forfeited = tournament.pairings.get(pk=first[1].pk)
     assert forfeited.winner_id == first[1].black_id
@@ -142,11 +142,11 @@ def test_a_thirteen_player_knockout_with_byes_a_timeout_a_withdrawal_and_a_rulin
     assert tournament.pairings.get(match=ruled).winner_id == first[2].white_id
 
     with pytest.raises(NotFound):  # withdrawn already
-        services.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
+        registration.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
     out = first[2].black
     assert out is not None
     with pytest.raises(Conflict) as eliminated:  # out already: nothing to withdraw from
-        services.tournament_withdraw(tournament_id=tournament.pk, user=out.player, now=START)
+        registration.tournament_withdraw(tournament_id=tournament.pk, user=out.player, now=START)
     assert eliminated.value.code == "out"
 
     play_all(tournament, seed=5)

@@ -13,7 +13,7 @@ from notifications.models import Notification
 from notifications.texts import notification_text
 from stats.models import PlayerStats
 from tests.factories import UserFactory
-from tournaments import services, tasks
+from tournaments import creation, registration, schedules, tasks
 from tournaments.models import Entry, Schedule, Tournament
 
 from .helpers import NOW, START, moderator, players
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def cup(**options: object) -> Tournament:
     options.setdefault("format", "knockout")
-    return services.tournament_create(
+    return creation.tournament_create(
         creator=moderator(),
         now=NOW,
         name="Cup",
@@ -35,19 +35,19 @@ def cup(**options: object) -> Tournament:
 def test_registration_rules() -> None:
     tournament = cup(max_players=2, rating_max=1790, min_players=2)
     ann, bob, cy = players(3)  # ratings 1790, 1780, 1770
-    services.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
+    registration.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
     with pytest.raises(Conflict):
-        services.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
+        registration.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
     PlayerStats.objects.filter(player=bob).update(rating=1850)
     with pytest.raises(Forbidden) as limits:
-        services.tournament_register(tournament_id=tournament.pk, user=bob, now=NOW)
+        registration.tournament_register(tournament_id=tournament.pk, user=bob, now=NOW)
     assert limits.value.code == "rating_limits"
-    services.tournament_register(tournament_id=tournament.pk, user=cy, now=NOW)
+    registration.tournament_register(tournament_id=tournament.pk, user=cy, now=NOW)
     zed = UserFactory(username="zed")
     with pytest.raises(Conflict) as full:
-        services.tournament_register(tournament_id=tournament.pk, user=zed, now=NOW)
+        registration.tournament_register(tournament_id=tournament.pk, user=zed, now=NOW)
     assert full.value.code == "full"
-    services.tournament_withdraw(tournament_id=tournament.pk, user=cy, now=NOW)
+    registration.tournament_withdraw(tournament_id=tournament.pk, user=cy, now=NOW)
     assert not Entry.objects.filter(player=cy).exists()
     told = Notification.objects.filter(recipient=ann, kind=Notification.Kind.TOURNEY_REGISTERED)
     assert notification_text(told.get()) == "You are registered for the tournament Cup."
@@ -56,7 +56,7 @@ def test_registration_rules() -> None:
 def test_invitation_only_and_the_window() -> None:
     ann, bob = players(2)
     later = NOW + timedelta(days=1)
-    tournament = services.tournament_create(
+    tournament = creation.tournament_create(
         creator=moderator(),
         now=NOW,
         name="Invitational",
@@ -67,11 +67,11 @@ def test_invitation_only_and_the_window() -> None:
         invite=[ann],
     )
     with pytest.raises(Conflict) as early:
-        services.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
+        registration.tournament_register(tournament_id=tournament.pk, user=ann, now=NOW)
     assert early.value.code == "not_open"
-    services.tournament_register(tournament_id=tournament.pk, user=ann, now=later)
+    registration.tournament_register(tournament_id=tournament.pk, user=ann, now=later)
     with pytest.raises(Forbidden):
-        services.tournament_register(tournament_id=tournament.pk, user=bob, now=later)
+        registration.tournament_register(tournament_id=tournament.pk, user=bob, now=later)
 
 
 def test_the_start_cancels_short_of_players_and_the_beat_twice_does_nothing_more() -> None:
@@ -79,8 +79,8 @@ def test_the_start_cancels_short_of_players_and_the_beat_twice_does_nothing_more
     enough = cup(min_players=2)
     field = players(3)
     for user in field:
-        services.tournament_register(tournament_id=small.pk, user=user, now=NOW)
-        services.tournament_register(tournament_id=enough.pk, user=user, now=NOW)
+        registration.tournament_register(tournament_id=small.pk, user=user, now=NOW)
+        registration.tournament_register(tournament_id=enough.pk, user=user, now=NOW)
     assert tasks.clock_tournaments((START - timedelta(minutes=1)).isoformat()) == 0
     assert tasks.clock_tournaments(START.isoformat()) == 2
     assert tasks.clock_tournaments(START.isoformat()) == 0
@@ -98,11 +98,11 @@ def test_the_start_cancels_short_of_players_and_the_beat_twice_does_nothing_more
 def test_who_may_create_and_what_options_are_refused() -> None:
     player = UserFactory(username="someone")
     with pytest.raises(Forbidden):
-        services.tournament_create(
+        creation.tournament_create(
             creator=player, now=NOW, name="Mine", format="knockout", starts_at=START
         )
     with override_settings(TOURNAMENTS_BY_PLAYERS=True):
-        services.tournament_create(
+        creation.tournament_create(
             creator=player, now=NOW, name="Mine", format="knockout", starts_at=START
         )
     for bad in (
@@ -117,7 +117,7 @@ def test_who_may_create_and_what_options_are_refused() -> None:
         with pytest.raises(InvalidAction):
             cup(**bad)
     with pytest.raises(InvalidAction):
-        services.tournament_create(
+        creation.tournament_create(
             creator=moderator(), now=NOW, name="Past", format="knockout", starts_at=NOW
         )
 
@@ -134,13 +134,13 @@ def test_a_schedule_opens_each_edition_once() -> None:
         registration_days=3,
         next_start_at=NOW + timedelta(days=2),
     )
-    assert services.schedules_run(now=NOW) == 1
-    assert services.schedules_run(now=NOW) == 0
+    assert schedules.schedules_run(now=NOW) == 1
+    assert schedules.schedules_run(now=NOW) == 0
     edition = schedule.editions.get()
     assert (edition.starts_at, edition.length, edition.max_players) == (
         NOW + timedelta(days=2),
         5,
         16,
     )
-    assert services.schedules_run(now=NOW + timedelta(days=6)) == 1
+    assert schedules.schedules_run(now=NOW + timedelta(days=6)) == 1
     assert schedule.editions.count() == 2

@@ -1,7 +1,7 @@
-"""Repeating tournaments set up on the site: a moderator's tournament with "repeat every
+"""Repeating tournaments set up on the site: a director's tournament with "repeat every
 N days" is the first edition of a schedule, the beat opens the next editions with the
-same options, and a moderator stops it. The admin's schedule form checks the options as
-the site's form does."""
+same options, and its director or a moderator stops it (no other director). The admin's
+schedule form checks the options as the site's form does."""
 
 from __future__ import annotations
 
@@ -16,19 +16,19 @@ from django.test.utils import override_settings
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction
 from tests.factories import UserFactory
-from tournaments import services
+from tournaments import creation, directing, schedules
 from tournaments.admin import ScheduleForm
 from tournaments.models import Schedule, Tournament
 
-from .helpers import NOW, form_data, moderator
+from .helpers import NOW, form_data, moderator, staff_moderator
 
 pytestmark = pytest.mark.django_db
 
 START = NOW + timedelta(days=3)
 
 
-def moderator_two() -> User:
-    """Another moderator than the tournament's creator."""
+def director_two() -> User:
+    """Another director than the tournament's creator (not staff: no moderator)."""
     user = UserFactory(username="director2")
     user.user_permissions.add(Permission.objects.get(codename="manage_tournament"))
     return User.objects.get(pk=user.pk)  # permissions are cached per instance
@@ -37,7 +37,7 @@ def moderator_two() -> User:
 def weekly(creator: Any = None, **options: Any) -> Tournament:
     """The weekly 5-point knock-out "Monday cup", unless ``options`` say otherwise."""
     defaults = {"name": "Monday cup", "format": "knockout", "repeat_days": 7, "length": 5}
-    return services.tournament_create(
+    return creation.tournament_create(
         creator=creator or moderator(),
         now=NOW,
         starts_at=START,
@@ -56,11 +56,11 @@ def test_a_repeating_tournament_opens_its_next_editions_by_itself_until_stopped(
     assert schedule.next_start_at == START + timedelta(days=7)
 
     # Nothing before the next edition's registration opens (3 days before its start).
-    assert services.schedules_run(now=START + timedelta(days=3, hours=23)) == 0
+    assert schedules.schedules_run(now=START + timedelta(days=3, hours=23)) == 0
     opens = START + timedelta(days=4)
     assert schedule.next_opens_at == opens
-    assert services.schedules_run(now=opens) == 1
-    assert services.schedules_run(now=opens) == 0  # the beat twice: one edition
+    assert schedules.schedules_run(now=opens) == 1
+    assert schedules.schedules_run(now=opens) == 0  # the beat twice: one edition
     second = schedule.editions.exclude(pk=first.pk).get()
     assert second.name == f"Monday cup {START + timedelta(days=7):%Y-%m-%d}"
     assert second.status == Tournament.Status.REGISTERING
@@ -72,15 +72,25 @@ def test_a_repeating_tournament_opens_its_next_editions_by_itself_until_stopped(
         16,
     )
 
-    stopped = services.schedule_stop(tournament_id=second.pk, user=moderator_two())
+    stopped = directing.schedule_stop(tournament_id=second.pk, user=staff_moderator())
     assert not stopped.active
-    assert services.schedules_run(now=opens + timedelta(days=30)) == 0
+    assert schedules.schedules_run(now=opens + timedelta(days=30)) == 0
     assert schedule.editions.count() == 2
     with pytest.raises(Conflict):
-        services.schedule_stop(tournament_id=first.pk, user=moderator_two())
+        directing.schedule_stop(tournament_id=first.pk, user=first.created_by)
 
 
-def test_only_moderators_set_up_or_stop_a_repeating_tournament() -> None:
+def test_a_director_stops_their_own_repeating_tournament_and_no_one_elses() -> None:
+    cup, other = weekly(), director_two()
+    with pytest.raises(Forbidden):
+        directing.schedule_stop(tournament_id=cup.pk, user=other)
+    assert Schedule.objects.get().active
+    page = client_for(other).get(cup.get_absolute_url()).content.decode()
+    assert "every 7 days" in page and "Stop repeating" not in page
+    assert not directing.schedule_stop(tournament_id=cup.pk, user=cup.created_by).active
+
+
+def test_only_directors_set_up_or_stop_a_repeating_tournament() -> None:
     player = UserFactory()
     with override_settings(TOURNAMENTS_BY_PLAYERS=True):
         with pytest.raises(Forbidden):
@@ -90,7 +100,7 @@ def test_only_moderators_set_up_or_stop_a_repeating_tournament() -> None:
         assert once.schedule is None and once.name == "Monday cup"
     cup = weekly()
     with pytest.raises(Forbidden):
-        services.schedule_stop(tournament_id=cup.pk, user=player)
+        directing.schedule_stop(tournament_id=cup.pk, user=player)
     assert Schedule.objects.get().active
 
 
@@ -199,7 +209,7 @@ def test_the_admins_schedule_form_checks_the_options_as_the_site_does(
 
 def test_the_list_shows_what_repeats_and_when_it_next_opens() -> None:
     weekly()
-    weekly(creator=moderator_two(), name="Swiss monthly", format="swiss", rounds=3, repeat_days=28)
+    weekly(creator=director_two(), name="Swiss monthly", format="swiss", rounds=3, repeat_days=28)
     client = Client()
     page = client.get("/tournaments/").content.decode()
     assert "Repeating" in page

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from matches.models import Match
-from tournaments import services
+from tournaments import advance, registration
 from tournaments.models import Entry, Pairing, Tournament
 
 from .helpers import START, entry, live, play_all, play_out, run
@@ -31,7 +31,7 @@ def test_a_five_player_round_robin_plays_everyone_at_once_and_ranks_the_group(
     quitter = field[4]
     played = [p for p in matches if quitter.pk in (p.white.player_id, p.black.player_id)][:1]
     play_out(played[0].match, rng)  # type: ignore[arg-type]
-    services.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
+    registration.tournament_withdraw(tournament_id=tournament.pk, user=quitter, now=START)
     theirs = [
         p
         for p in tournament.pairings.all()
@@ -43,7 +43,7 @@ def test_a_five_player_round_robin_plays_everyone_at_once_and_ranks_the_group(
     play_all(tournament, seed=2)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    table = services.group_tables(tournament)[1]
+    table = advance.group_tables(tournament)[1]
     ranks = {row.player: row.rank for row in table}
     for e in tournament.entries.all():
         assert e.rank == ranks[e.pk]
@@ -59,7 +59,7 @@ def test_groups_whose_winners_play_a_knockout(monkeypatch: pytest.MonkeyPatch) -
     play_all(tournament, seed=3)
     tournament.refresh_from_db()
     final = tournament.pairings.get(stage="knockout")
-    tables = services.group_tables(tournament)
+    tables = advance.group_tables(tournament)
     assert {final.white_id, final.black_id} == {tables[1][0].player, tables[2][0].player}
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.winner_id == final.winner.player_id  # type: ignore[union-attr]
@@ -85,7 +85,7 @@ def test_a_ten_player_four_round_swiss_pairs_each_round_after_the_last_with_no_r
         if p.black_id is not None
     ]
     assert len(met) == len(set(met)) == 20
-    table = services.swiss_table(tournament)
+    table = advance.swiss_table(tournament)
     assert [row.rank for row in table] == list(range(1, 11))
     assert sum(row.score for row in table) == 20
     assert entry(tournament, field[0]).rank is not None

@@ -14,7 +14,7 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from tests.factories import UserFactory
-from tournaments import services
+from tournaments import creation
 from tournaments.models import Entry, Pairing, Tournament
 
 from .helpers import form_data, live, moderator, play_all, play_out, players, run
@@ -31,7 +31,7 @@ def client_for(user: object) -> Client:
 def open_cup(**options: object) -> Tournament:
     now = timezone.now()
     options.setdefault("format", "knockout")
-    return services.tournament_create(
+    return creation.tournament_create(
         creator=moderator(), now=now, name="Open cup", starts_at=now + timedelta(days=2), **options
     )
 
