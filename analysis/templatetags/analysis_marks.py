@@ -7,6 +7,7 @@ A game whose match is in play gets nothing here: the selectors give no decision 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import template
@@ -17,6 +18,7 @@ from accounts.requests import context_user
 from gammon import Color, Step
 from matches.board_svg import LastMove, board_svg_at, board_viewer
 from matches.models import Game, GameEvent
+from matches.record_rows import RecordLine, record_steps
 from matches.replay import ReplayError
 
 from .. import selectors
@@ -50,22 +52,38 @@ def game_marks(game: Game) -> dict[int, list[Decision]]:
 
 
 @register.inclusion_tag("analysis/_mark.html")
-def decision_mark(marks: dict[int, list[Decision]], ply: int) -> dict[str, Any]:
-    """The mark after a record line, for the worst decision of its ply: ``?!``, ``?`` or
-    ``??``, its word for screen readers and a title with the equity lost, linking to the
-    ply's analysis."""
-    decisions = marks.get(ply) if marks else None
+def decision_mark(marks: dict[int, list[Decision]], plies: Iterable[int]) -> dict[str, Any]:
+    """The mark after a record line, for the worst decision of its ``plies`` (a turn's
+    roll, where a missed double is judged, and its move): ``?!``, ``?`` or ``??``, its
+    word for screen readers and a title with the equity lost, linking to that
+    decision's analysis."""
+    decisions = [d for ply in plies for d in marks.get(ply, ())] if marks else []
     decision = _worst(decisions) if decisions else None
     if decision is None or decision.mark not in SYMBOLS:
         return {"decision": None}
     return {
         "decision": decision,
-        "ply": ply,
+        "ply": decision.ply,
         "symbol": SYMBOLS[decision.mark],
         "slug": decision.mark.replace(" ", "-"),
         "label": decision.get_mark_display(),
         "kind": decision.get_kind_display(),
     }
+
+
+@register.simple_tag
+def analysed_steps(
+    steps: dict[str, int | None],
+    lines: list[RecordLine],
+    game: Game,
+    shown_ply: int | None,
+    marks: dict[int, list[Decision]],
+) -> dict[str, int | None]:
+    """The ◀ ▶ steps of the record (``steps``), stopping at every ply gnubg judged too:
+    a missed double is judged at the roll, which the turn's line leads past."""
+    if not marks:
+        return steps
+    return record_steps(lines, game, shown_ply, stops=marks)
 
 
 def _steps(raw: list[list[int]]) -> tuple[Step, ...]:

@@ -13,11 +13,11 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from analysis.models import Decision
+from analysis.models import Decision, MatchAnalysis
 from analysis.templatetags.analysis_marks import LUCK, SYMBOLS
 from tests.bot_games import BotGames
 
-from .helpers import analysed_match, match_in_play
+from .helpers import SEVEN_POINTS, analysed_match, match_in_play
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +95,71 @@ def test_a_roll_with_no_legal_play_shows_its_luck_and_no_equity(
     assert "No legal play: nothing to choose." in section
     assert f"{LUCK[decision.luck_mark]} ({decision.luck:.3f})" in section
     assert "no error" not in section and "ply-plays" not in section
+
+
+#: gnubg's marks from the least to the worst.
+SEVERITY = {"": 0, "doubtful": 1, "bad": 2, "very bad": 3}
+#: A record line's link to its position, and the mark after it (``None``: unmarked).
+LINE = re.compile(
+    r'<a class="what" href="\?ply=(\d+)#board"[^>]*>[^<]*</a>'
+    r'(?: <a class="analysis-mark mark-([\w-]+)" href="\?ply=(\d+)#analysis")?'
+)
+
+
+def turns_worst(decisions: list[Decision]) -> dict[int, Decision]:
+    """The worst decision of each line of the record, by the ply the line leads to: a turn
+    is its play and the missed double before its roll (one record of gnubg's), a cube
+    action its own line."""
+    turns: dict[int, list[Decision]] = {}
+    for decision in decisions:
+        turns.setdefault(decision.record, []).append(decision)
+    worst = {}
+    for turn in turns.values():
+        line = next(d for d in turn if d.kind != Decision.Kind.NO_DOUBLE)
+        worst[line.ply] = max(turn, key=lambda d: (SEVERITY[d.mark], d.equity_lost))
+    return worst
+
+
+def steps(html: str) -> tuple[str | None, str | None]:
+    found = [
+        re.search(rf'id="record-{way}" rel="{way}" href="([^"#]*)#board"', html)
+        for way in ("prev", "next")
+    ]
+    return found[0] and found[0].group(1), found[1] and found[1].group(1)
+
+
+@pytest.mark.gnubg
+def test_a_turns_line_shows_its_worst_mark_and_the_steps_stop_at_its_cube_decision(
+    bot_games: BotGames, player: User, opponent: User
+) -> None:
+    """A missed double is judged at the roll's ply, before the play: the turn's line shows
+    the worse of the two marks (linking to its analysis), and ◀ ▶ stop at the roll, where
+    the missed double's analysis is shown."""
+    match = analysed_match(bot_games, player, opponent, SEVEN_POINTS)
+    missed = Decision.objects.filter(game__match=match, kind=Decision.Kind.NO_DOUBLE)
+    assert missed.exclude(mark="").exists(), "the match has a marked missed double"
+    for game in match.games.all():
+        worst = turns_worst(list(Decision.objects.filter(game=game)))
+        shown = {int(line): (mark, ply) for line, mark, ply in LINE.findall(game_page(game.pk))}
+        assert shown == {
+            line: (d.mark.replace(" ", "-"), str(d.ply)) if d.mark else ("", "")
+            for line, d in worst.items()
+        } | {line: ("", "") for line in shown.keys() - worst.keys()}, game.number
+
+    decision = missed.exclude(mark="").first()
+    play = Decision.objects.get(game=decision.game, record=decision.record, kind="play")
+    roll, move = decision.ply, play.ply
+    assert roll < move
+    at_move = game_page(decision.game_id, f"?ply={move}")
+    assert steps(at_move)[0] == f"?ply={roll}"
+    at_roll = game_page(decision.game_id, f"?ply={roll}")
+    assert steps(at_roll)[1] == f"?ply={move}"
+    # The turn's line is the one shown; the analysis is the missed double's.
+    assert f'href="?ply={move}#board" aria-current="true"' in at_roll
+    section = at_roll[at_roll.index('id="analysis"') :]
+    assert "missed double" in section and "No double" in section
+    assert f"{decision.equity_lost:.3f} lost" in section
+
+    # Without the analysis, the steps go from line to line as before.
+    MatchAnalysis.objects.filter(match=match).delete()
+    assert steps(game_page(decision.game_id, f"?ply={move}"))[0] != f"?ply={roll}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.models import Decision
-from tests.analysis.helpers import analysed_match
+from tests.analysis.helpers import SEVEN_POINTS, analysed_match
 from tests.factories import UserFactory
 
 from .helpers import game_url, shoot
@@ -42,3 +42,35 @@ def test_a_click_on_a_mark_shows_the_play_made_and_gnubgs_best(new_page, bot_gam
     page.goto(f"/matches/{match.pk}/")
     blocking = [v["id"] for v in violations(page) if v["impact"] in BLOCKING]
     assert not blocking, blocking
+
+
+def test_a_missed_double_marks_its_turn_and_the_steps_reach_it(new_page, bot_games) -> None:
+    """The turn's line carries the worse of its play's and its missed double's marks; ◀
+    from the play's position stops at the roll, where the missed double is shown."""
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    analysed_match(bot_games, alice, bob, SEVEN_POINTS)
+    missed = (
+        Decision.objects.filter(kind=Decision.Kind.NO_DOUBLE)
+        .exclude(mark="")
+        .order_by("-equity_lost")
+        .first()
+    )
+    assert missed is not None
+    play = Decision.objects.get(game=missed.game, record=missed.record, kind="play")
+
+    page = new_page(user=alice, width=1280)
+    page.goto(game_url(missed.game) + f"?ply={play.ply}#board")
+    line = page.locator(f"#record a.what[href='?ply={play.ply}#board']")
+    assert line.get_attribute("aria-current") == "true"
+    page.locator("#record-prev").click()
+    page.wait_for_url(f"**?ply={missed.ply}#board")
+    section = page.locator("#analysis")
+    section.wait_for()
+    assert "missed double" in section.inner_text()
+    assert line.get_attribute("aria-current") == "true"  # the same turn, at its roll
+    page.locator("#record").scroll_into_view_if_needed()
+    shoot(page, "missed-double")
+    blocking = [v["id"] for v in violations(page) if v["impact"] in BLOCKING]
+    assert not blocking, blocking
+    page.locator("#record-next").click()
+    page.wait_for_url(f"**?ply={play.ply}#board")
