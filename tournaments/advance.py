@@ -22,6 +22,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import User
 from gammon import tournament as pairings
+from gammon.errors import NoPairingError
 from matches import record, timecontrol
 from matches.models import Match, Vacation
 from stats.selectors import ratings_of
@@ -59,6 +60,16 @@ def _start_due(tournament_id: int, now: datetime) -> bool:
     return True
 
 
+def _groups(entries: list[Entry], size: int) -> tuple[tuple[Entry, ...], ...]:
+    """Snake-seeded groups of at most ``size`` (0: one group of everyone). A field too
+    small to make groups of two or more at that size plays in fewer, larger groups: in
+    one group of everyone below four players, whose winner then wins the tournament."""
+    if not size:
+        return (tuple(entries),)
+    count = max(1, min(-(-len(entries) // size), len(entries) // 2))
+    return pairings.split_groups(entries, groups=count)
+
+
 def _start(step: Step, entries: list[Entry]) -> None:
     """Seed by rating now (best first; registration order breaks ties), then pair."""
     tournament, now = step.tournament, step.now
@@ -71,12 +82,7 @@ def _start(step: Step, entries: list[Entry]) -> None:
             Entry.Status.PLAYING,
         )
     if tournament.format == Format.ROUND_ROBIN:
-        groups = (
-            pairings.split_groups(entries, group_size=tournament.group_size)
-            if tournament.group_size
-            else (tuple(entries),)
-        )
-        for number, group in enumerate(groups, start=1):
+        for number, group in enumerate(_groups(entries, tournament.group_size), start=1):
             for entry in group:
                 entry.group = number
     Entry.objects.bulk_update(entries, ["seed", "rating", "status", "group"])
@@ -312,12 +318,13 @@ def _group_tables(
 
 
 def _groups_done(step: Step) -> bool:
-    """Whether every group match has a winner; if so and there is no knock-out, the
-    tournament ends with the (single) group's table."""
+    """Whether every group match has a winner and the winners play a knock-out; if the
+    groups are over and there is no knock-out (or only one group, whose winner has no
+    one to play), the tournament ends with the group's table."""
     tournament = step.tournament
     if tournament.pairings.filter(stage=Pairing.Stage.GROUP, winner__isnull=True).exists():
         return False
-    if tournament.knockout_after:
+    if tournament.knockout_after and tournament.entries.filter(group__gt=1).exists():
         return True
     entries = _entries(tournament)
     table = _group_tables(tournament, entries)[1]
@@ -329,7 +336,9 @@ def _groups_done(step: Step) -> bool:
 
 
 def _advance_swiss(step: Step) -> None:
-    """Pair the next round once the last one is over; after the last round, finish."""
+    """Pair the next round once the last one is over; after the last round, finish. The
+    Swiss also ends early, on the standings so far, when fewer than two players are left
+    or every pairing of the next round would repeat one of an earlier round."""
     tournament, now = step.tournament, step.now
     if tournament.pairings.filter(stage=Pairing.Stage.SWISS, winner__isnull=True).exists():
         return  # the round goes on (one query, on the index of open pairings)
@@ -337,13 +346,10 @@ def _advance_swiss(step: Step) -> None:
     entries = _entries(tournament)
     played = max((p.round for p in rounds), default=0)
     standings = _swiss_table(tournament, entries, rounds)
-    if played >= tournament.rounds:
-        for row in standings:
-            entries[row.player].rank = row.rank
-        Entry.objects.bulk_update(list(entries.values()), ["rank"])
-        _finish(step, entries[standings[0].player])
-        return
     active = [row for row in standings if entries[row.player].status != Entry.Status.WITHDRAWN]
+    if played >= tournament.rounds or len(active) < 2:
+        _swiss_finish(step, entries, standings)
+        return
     history = [
         pairings.SwissRound(
             tuple(
@@ -355,7 +361,11 @@ def _advance_swiss(step: Step) -> None:
         )
         for r in range(1, played + 1)
     ]
-    next_round = pairings.swiss_pair(active, history)
+    try:
+        next_round = pairings.swiss_pair(active, history)
+    except NoPairingError:
+        _swiss_finish(step, entries, standings)
+        return
     round_ = played + 1
     for k, pair in enumerate(next_round.pairings):
         _pair(step, Pairing.Stage.SWISS, round_, k, entries[pair.white], entries[pair.black])
@@ -373,6 +383,15 @@ def _advance_swiss(step: Step) -> None:
             created_at=now,
             finished_at=now,
         )
+
+
+def _swiss_finish(
+    step: Step, entries: dict[int, Entry], standings: tuple[pairings.SwissStanding[int], ...]
+) -> None:
+    for row in standings:
+        entries[row.player].rank = row.rank
+    Entry.objects.bulk_update(list(entries.values()), ["rank"])
+    _finish(step, entries[standings[0].player])
 
 
 def _swiss_table(

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -55,20 +56,35 @@ class TournamentListView(APIView):
     @extend_schema(
         operation_id="tournaments_list",
         description="Tournaments: `status=upcoming` for those open for registration "
-        "(soonest first), `running` or `finished`; filter by format (`type`) and `length`.",
+        "(soonest first), `running` or `finished`; filter by format (`type`) and `length`. "
+        "`entered=me`: only those you are entered in (withdrawn from: no longer); it needs "
+        "you signed in, and answers 401 otherwise.",
         parameters=[
             OpenApiParameter("status", str, enum=["upcoming", *Tournament.Status.values]),
             OpenApiParameter("type", str, enum=["knockout", "round_robin", "swiss"]),
             OpenApiParameter("length", int),
+            OpenApiParameter("entered", str, enum=["me"]),
         ],
-        responses={200: TournamentSerializer(many=True), 400: ERRORS_WRITE[400]},
+        responses={
+            200: TournamentSerializer(many=True),
+            400: ERRORS_WRITE[400],
+            401: ERRORS_WRITE[401],
+        },
     )
     def get(self, request: Request) -> Response:
         query = TournamentQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = dict(query.validated_data)
+        entered = None
+        if data.get("entered") == "me":
+            if not request.user.is_authenticated:
+                raise NotAuthenticated(_("Sign in to list the tournaments you entered."))
+            entered = signed_in_user(request)
         rows = selectors.tournaments_listed(
-            status=data.get("status"), format=data.get("type"), length=data.get("length")
+            status=data.get("status"),
+            format=data.get("type"),
+            length=data.get("length"),
+            entered=entered,
         )[:200]
         return Response(TournamentSerializer(rows, many=True).data)
 

@@ -172,8 +172,9 @@ class Pairing(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
     stage = models.CharField(max_length=8, choices=Stage.choices)
+    #: The round, from 1; in a group stage, the group.
     round = models.PositiveSmallIntegerField()
-    #: The match's index in its round (its bracket slot), or, in a group, the group.
+    #: The match's index in its round (its bracket slot) or in its group.
     index = models.PositiveIntegerField()
     white = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
     #: Empty for a Swiss bye (the player scores a win without a match).

@@ -18,23 +18,19 @@ from .models import Entry, Tournament
 from .steps import Kind, Step, live_matches_of, lock_boards, locked
 
 
-def _locked_registering(tournament_id: int, now: datetime) -> Tournament:
-    tournament = locked(tournament_id)
+def check_registration(*, tournament: Tournament, user: User, now: datetime) -> float:
+    """Refuse ``user``'s registration for ``tournament`` as it stands: outside its window,
+    entered already, not invited to an invitation-only one, a full field, a rating
+    outside its limits. Their rating if they may enter. The tournament page asks it too,
+    to say why it offers no Register button."""
     if tournament.status != Tournament.Status.REGISTERING:
         raise Conflict(_("Registration for this tournament is closed."), code="closed")
     if now < tournament.registration_opens_at:
         raise Conflict(_("Registration for this tournament has not opened yet."), code="not_open")
-    return tournament
-
-
-@transaction.atomic
-def tournament_register(*, tournament_id: int, user: User, now: datetime) -> Entry:
-    """Enter the tournament (within its window, its rating limits and its invitations)."""
-    tournament = _locked_registering(tournament_id, now)
     if tournament.entries.filter(player=user).exists():
         raise Conflict(_("You are already registered."), code="registered")
     if tournament.invitation_only and not tournament.invitations.filter(player=user).exists():
-        raise Forbidden(_("This tournament is by invitation only."))
+        raise Forbidden(_("This tournament is by invitation only."), code="invitation_only")
     if tournament.entries.count() >= tournament.max_players:
         raise Conflict(_("This tournament is full."), code="full")
     rating = ratings_of([user.pk])[user.pk]
@@ -45,6 +41,14 @@ def tournament_register(*, tournament_id: int, user: User, now: datetime) -> Ent
             code="rating_limits",
             rating=round(rating),
         )
+    return rating
+
+
+@transaction.atomic
+def tournament_register(*, tournament_id: int, user: User, now: datetime) -> Entry:
+    """Enter the tournament (within its window, its rating limits and its invitations)."""
+    tournament = locked(tournament_id)
+    rating = check_registration(tournament=tournament, user=user, now=now)
     entry = Entry.objects.create(
         tournament=tournament, player=user, rating=rating, registered_at=now
     )

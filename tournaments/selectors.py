@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, QuerySet
 
+from backgammon.errors import ServiceError
 from gammon import tournament as pairings
 
-from . import advance
+from . import advance, registration
 from .models import Entry, Format, Pairing, Schedule, Tournament
 
 if TYPE_CHECKING:
@@ -20,13 +21,24 @@ if TYPE_CHECKING:
 
 
 def tournaments_listed(
-    *, status: str | None = None, format: str | None = None, length: int | None = None
+    *,
+    status: str | None = None,
+    format: str | None = None,
+    length: int | None = None,
+    entered: User | None = None,
 ) -> QuerySet[Tournament]:
-    """Tournaments, filtered by status (``upcoming`` means open for registration), format
-    and match length; soonest first for those to come, latest first for the rest."""
+    """Tournaments, filtered by status (``upcoming`` means open for registration), format,
+    match length and a player ``entered`` in them (not withdrawn); soonest first for those
+    to come, latest first for the rest."""
     rows = Tournament.objects.annotate(players=Count("entries")).select_related(
         "winner", "schedule"
     )
+    if entered is not None:
+        rows = rows.filter(
+            pk__in=Entry.objects.filter(player=entered)
+            .exclude(status=Entry.Status.WITHDRAWN)
+            .values("tournament_id")
+        )
     if status == "upcoming":
         rows = rows.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
     elif status:
@@ -85,8 +97,12 @@ class Standing:
 
 def standings(tournament: Tournament) -> list[Standing]:
     """The table of the format: the Swiss standings, each round-robin group's table (in
-    group order), or a knock-out's places so far."""
+    group order), or a knock-out's places so far. Before the start (and for a tournament
+    cancelled before it) there are no groups, seeds or results yet: the players entered,
+    in registration order, with no place (0)."""
     entries = {e.pk: e for e in entries_of(tournament)}
+    if tournament.started_at is None:
+        return [Standing(e, 0, 0, {}) for e in entries.values()]
     if tournament.format == Format.SWISS:
         return [
             Standing(
@@ -121,14 +137,32 @@ def tournaments_of(user: User) -> QuerySet[Entry]:
     )
 
 
-def may_register(tournament: Tournament, user: object, now: datetime) -> bool:
-    """Whether the page offers ``user`` the Register button: registration has opened
-    (before then the page says when it opens) and they are not in yet."""
+@dataclass(frozen=True)
+class Registration:
+    """What the tournament page offers a signed-in player about registering: the button
+    (``open``), or why not (``refusal``: the service's own words), or nothing (already
+    in, or registration over)."""
+
+    open: bool
+    refusal: str = ""
+
+
+def registration_for(tournament: Tournament, user: object, now: datetime) -> Registration:
+    """Whether ``user`` may register now, by the service's own check
+    (:func:`tournaments.registration.check_registration`): the page offers the button
+    only to those it would accept, and tells the rest why (by invitation only, full,
+    their rating, not open yet). Entered already, or registration over: nothing to say."""
     if not getattr(user, "is_authenticated", False):
-        return False
-    if tournament.status != Tournament.Status.REGISTERING or now < tournament.registration_opens_at:
-        return False
-    return not tournament.entries.filter(player_id=getattr(user, "pk", None)).exists()
+        return Registration(False)
+    if tournament.status != Tournament.Status.REGISTERING:
+        return Registration(False)
+    try:
+        registration.check_registration(tournament=tournament, user=user, now=now)  # type: ignore[arg-type]
+    except ServiceError as refused:
+        if refused.code == "registered":
+            return Registration(False)
+        return Registration(False, str(refused))
+    return Registration(True)
 
 
 def entered(tournament: Tournament, user: object) -> Entry | None:

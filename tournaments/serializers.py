@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from matches.serializers import PlayerSerializer
 
-from .models import Format, Tournament
+from .models import Entry, Format, Pairing, Tournament
 
 
 class RepeatSerializer(serializers.Serializer):
@@ -73,24 +73,49 @@ class TournamentQuerySerializer(serializers.Serializer):
     # Not ``format``: DRF reads that query parameter as the response's format.
     type = serializers.ChoiceField(choices=Format.values, required=False, help_text="The format.")
     length = serializers.IntegerField(min_value=1, max_value=21, required=False)
+    entered = serializers.ChoiceField(
+        choices=["me"],
+        required=False,
+        help_text="`me`: only the tournaments you are entered in (signed in; a 401 if not).",
+    )
+
+
+class StandingDetailSerializer(serializers.Serializer):
+    """A line's tiebreaks: each format fills its own and leaves the others out."""
+
+    buchholz = serializers.IntegerField(
+        required=False, help_text="Swiss: the sum of the opponents' scores."
+    )
+    sonneborn_berger = serializers.IntegerField(
+        required=False, help_text="Swiss: the sum of the scores of the opponents beaten."
+    )
+    group = serializers.IntegerField(required=False, help_text="Round-robin: the group, from 1.")
+    head_to_head = serializers.IntegerField(
+        required=False,
+        help_text="Round-robin: wins against the players level on match wins.",
+    )
+    points = serializers.IntegerField(
+        required=False, help_text="Round-robin: the points difference over the group's matches."
+    )
 
 
 class EntrySerializer(serializers.Serializer):
     player = PlayerSerializer(source="entry.player")
-    status = serializers.CharField(source="entry.status")
+    status = serializers.ChoiceField(source="entry.status", choices=Entry.Status.choices)
     seed = serializers.IntegerField(source="entry.seed", allow_null=True)
     rating = serializers.FloatField(source="entry.rating")
     group = serializers.IntegerField(source="entry.group", allow_null=True)
     rank = serializers.IntegerField(help_text="The place now (0 while not known).")
     score = serializers.IntegerField(help_text="Swiss: score; round-robin: match wins.")
-    detail = serializers.DictField(
-        child=serializers.IntegerField(), help_text="The format's tiebreaks."
+    detail = StandingDetailSerializer(
+        help_text="The format's tiebreaks (a knock-out's is empty, and every format's "
+        "before the start)."
     )
 
 
 class TournamentPairingSerializer(serializers.Serializer):
-    stage = serializers.CharField()
-    round = serializers.IntegerField()
+    stage = serializers.ChoiceField(choices=Pairing.Stage.choices)
+    round = serializers.IntegerField(help_text="The round, from 1 (in a group stage, the group).")
     index = serializers.IntegerField()
     white = serializers.CharField(source="white.player.username")
     black = serializers.CharField(source="black.player.username", allow_null=True, default=None)
@@ -99,6 +124,10 @@ class TournamentPairingSerializer(serializers.Serializer):
     forfeit = serializers.BooleanField()
     white_points = serializers.IntegerField()
     black_points = serializers.IntegerField()
+    created_at = serializers.DateTimeField(help_text="When it was paired.")
+    finished_at = serializers.DateTimeField(
+        allow_null=True, help_text="When its winner was known (null while it is played)."
+    )
 
 
 class StandingsSerializer(serializers.Serializer):
@@ -111,6 +140,7 @@ class StandingsSerializer(serializers.Serializer):
 __all__ = [
     "EntrySerializer",
     "TournamentDetailSerializer",
+    "StandingDetailSerializer",
     "StandingsSerializer",
     "TournamentPairingSerializer",
     "TournamentQuerySerializer",

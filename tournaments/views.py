@@ -74,7 +74,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "progress": selectors.progress(tournament),
         "entries": list(selectors.entries_of(tournament)),
-        "may_register": selectors.may_register(tournament, request.user, timezone.now()),
+        "registration": selectors.registration_for(tournament, request.user, timezone.now()),
         "entered": selectors.entered(tournament, request.user),
         "may_direct": directing.may_direct(request.user, tournament),
     }

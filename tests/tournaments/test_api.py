@@ -77,3 +77,52 @@ def test_an_edition_of_a_repeating_tournament_says_how_it_repeats() -> None:
     assert listed[once.pk] is None and listed[weekly.pk] == repeats
     directing.schedule_stop(tournament_id=weekly.pk, user=director)
     assert client.get(f"/api/tournaments/{weekly.pk}/").json()["repeats"] is None
+
+
+def test_a_bot_lists_the_tournaments_it_entered_and_reads_each_pairings_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    running, field = run(monkeypatch, "swiss", 6, rounds=3, min_players=4)
+    other = creation.tournament_create(
+        creator=moderator(), now=NOW, name="Other", format="knockout", starts_at=START
+    )
+    me = token_client(field[0])
+    mine = me.get("/api/tournaments/?entered=me")
+    assert mine.status_code == 200 and [t["id"] for t in mine.json()] == [running.pk]
+    both = me.get(f"/api/tournaments/?entered=me&status={running.status}").json()
+    assert [t["id"] for t in both] == [running.pk]
+    nobody = token_client(UserFactory(username="nobody"))
+    assert nobody.get("/api/tournaments/?entered=me").json() == []
+    assert len(APIClient().get("/api/tournaments/").json()) == 2  # other stays listed
+    anonymous = APIClient().get("/api/tournaments/?entered=me")
+    assert (anonymous.status_code, anonymous.json()["code"]) == (401, "not_authenticated")
+    assert APIClient().get("/api/tournaments/?entered=you").status_code == 400
+    assert other.pk not in {t["id"] for t in mine.json()}
+
+    detail = me.get(f"/api/tournaments/{running.pk}/").json()
+    pairing = detail["pairings"][0]
+    assert pairing["stage"] == "swiss"
+    assert pairing["created_at"].startswith(f"{START:%Y-%m-%d}")
+    assert pairing["finished_at"] is None
+    assert set(detail["standings"][0]["detail"]) == {"buchholz", "sonneborn_berger"}
+
+
+def test_the_schema_documents_the_stage_the_statuses_and_the_tiebreaks() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()["components"]["schemas"]
+
+    def resolve(node: dict[str, object]) -> dict[str, object]:
+        ref = node.get("$ref") or next(iter(node.get("allOf", [{}])), {}).get("$ref")  # type: ignore[attr-defined]
+        return schema[str(ref).rsplit("/", 1)[-1]] if ref else node
+
+    pairing = schema["TournamentPairing"]["properties"]
+    assert resolve(pairing["stage"])["enum"] == ["knockout", "group", "swiss"]
+    assert {"created_at", "finished_at"} <= set(pairing)
+    entry = schema["Entry"]["properties"]
+    assert "withdrawn" in resolve(entry["status"])["enum"]  # type: ignore[operator]
+    assert set(resolve(entry["detail"])["properties"]) == {  # type: ignore[arg-type]
+        "buchholz",
+        "sonneborn_berger",
+        "group",
+        "head_to_head",
+        "points",
+    }

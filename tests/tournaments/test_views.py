@@ -9,10 +9,12 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group
 from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from moderation.permissions import MODERATORS_GROUP
 from tests.factories import UserFactory
 from tournaments import creation
 from tournaments.models import Entry, Pairing, Tournament
@@ -101,6 +103,39 @@ def test_an_invitation_only_tournament_refuses_the_uninvited_with_403() -> None:
     assert response.status_code == 403
     assert "This tournament is by invitation only." in response.content.decode()
     assert not cup.entries.exists()
+
+
+def test_the_page_offers_register_only_to_those_the_service_accepts_and_says_why_not() -> None:
+    cup = open_cup(invitation_only=True, min_players=2, max_players=2)
+    guest, stranger = UserFactory(username="guest"), UserFactory(username="stranger")
+    cup.invitations.create(player=guest)
+    register = f'action="/tournaments/{cup.pk}/register/"'
+    seen = client_for(stranger).get(cup.get_absolute_url()).content.decode()
+    assert register not in seen and "This tournament is by invitation only." in seen
+    invited = client_for(guest).get(cup.get_absolute_url()).content.decode()
+    assert register in invited and "by invitation only." not in invited
+    full = open_cup(min_players=2, max_players=2)
+    for user in players(2):
+        client_for(user).post(f"/tournaments/{full.pk}/register/")
+    late = client_for(stranger).get(full.get_absolute_url()).content.decode()
+    assert register.replace(str(cup.pk), str(full.pk)) not in late
+    assert "This tournament is full." in late
+
+
+def test_a_tournament_taking_registrations_shows_no_round_its_buttons_apart_and_styled_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    staff = UserFactory(username="mona", is_staff=True)
+    staff.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    swiss = open_cup(format="swiss", rounds=4, min_players=5, repeat_days=7)
+    page = client_for(staff).get(swiss.get_absolute_url()).content.decode()
+    assert "Round 0" not in page and "Progress" not in page
+    buttons = re.search(r'<div class="action-buttons">(.*?)</div>', page, re.S)
+    assert buttons is not None
+    assert "Register" in buttons.group(1) and "Stop repeating" in buttons.group(1)
+    assert "css/stats.css" in page  # the tables' table.results style
+    running, _ = run(monkeypatch, "swiss", 6, rounds=3, min_players=4)
+    assert "Round 1 of 3" in Client().get(running.get_absolute_url()).content.decode()
 
 
 def test_the_knockout_bracket_draws_every_player_and_the_winner(
