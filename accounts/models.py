@@ -1,6 +1,7 @@
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import parse_warning_hours, validate_time_zone, validate_warning_hours
@@ -89,8 +90,10 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        """The name shown to other players."""
-        return self.display_name or self.username
+        """The name shown to other players; a bot's, the site's own words ("GNU Backgammon
+        (Expert)", ``bots.services.BOT_NAMES``), in the reader's language."""
+        name = self.display_name or self.username
+        return gettext(name) if self.is_bot else name
 
     @property
     def warning_hours_list(self) -> list[int]:

@@ -16,6 +16,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import BOT_USERNAME_PREFIX, User
 from backgammon.errors import Conflict, InvalidAction, ServiceError
@@ -43,6 +44,19 @@ def bots_available() -> bool:
     return settings.GNUBG_REMOTE or process.available()
 
 
+#: Each level's bot's name (its ``display_name``), written out so that the site's catalogue
+#: has it: every page shows a bot's name in the reader's language
+#: (``accounts.models.User.public_name``).
+BOT_NAMES = {
+    "beginner": gettext_noop("GNU Backgammon (Beginner)"),
+    "casual": gettext_noop("GNU Backgammon (Casual play)"),
+    "intermediate": gettext_noop("GNU Backgammon (Intermediate)"),
+    "advanced": gettext_noop("GNU Backgammon (Advanced)"),
+    "expert": gettext_noop("GNU Backgammon (Expert)"),
+    "world_class": gettext_noop("GNU Backgammon (World class)"),
+}
+
+
 def bot_username(level: str) -> str:
     return BOT_USERNAME_PREFIX + level.replace("_", "-")
 
@@ -62,7 +76,7 @@ def bots_create() -> list[Bot]:
         user, _created = User.objects.update_or_create(
             username=username,
             defaults={
-                "display_name": f"GNU Backgammon ({level.title})",
+                "display_name": BOT_NAMES.get(level.name, f"GNU Backgammon ({level.title})"),
                 "is_bot": True,
                 "email": "",
                 "notify": User.Notify.NONE,

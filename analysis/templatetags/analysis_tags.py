@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.requests import context_user
 
@@ -56,6 +56,43 @@ ROWS = (
 )
 
 
+#: gnubg's names of its ratings (``gnubg_bridge.analysis.ERROR_RATINGS`` and
+#: ``LUCK_RATINGS``), in the reader's language; the page keeps gnubg's own in a tooltip.
+RATINGS = {
+    "Awful!": pgettext_lazy("gnubg rating", "Awful!"),
+    "Beginner": pgettext_lazy("gnubg rating", "Beginner"),
+    "Casual player": pgettext_lazy("gnubg rating", "Casual player"),
+    "Intermediate": pgettext_lazy("gnubg rating", "Intermediate"),
+    "Advanced": pgettext_lazy("gnubg rating", "Advanced"),
+    "Expert": pgettext_lazy("gnubg rating", "Expert"),
+    "World class": pgettext_lazy("gnubg rating", "World class"),
+    "Supernatural": pgettext_lazy("gnubg rating", "Supernatural"),
+    "Go to bed": pgettext_lazy("gnubg luck rating", "Go to bed"),
+    "Bad dice, man!": pgettext_lazy("gnubg luck rating", "Bad dice, man!"),
+    "None": pgettext_lazy("gnubg luck rating", "None"),
+    "Good dice, man!": pgettext_lazy("gnubg luck rating", "Good dice, man!"),
+    "Go to Las Vegas": pgettext_lazy("gnubg luck rating", "Go to Las Vegas"),
+    "n/a": pgettext_lazy("gnubg rating", "n/a"),
+}
+#: The rows whose figures are ratings (by gnubg's label).
+RATING_ROWS = {"Chequerplay rating", "Cube decision rating", "Overall rating", "Luck rating"}
+
+
+def _cell(key: str, text: str) -> dict[str, str]:
+    """A figure as the table shows it: ``text``, and gnubg's own words in ``title`` when
+    the page says them otherwise.
+
+    A rating is a label, in the reader's language. gnubg prints its Snowie error rate
+    with a match-winning-chance part that is always "(+0.000%)" (the rate has none):
+    the page shows the rate alone, gnubg's digits."""
+    if key in RATING_ROWS and text in RATINGS:
+        shown = str(RATINGS[text])
+        return {"text": shown, "title": f"GNU Backgammon: {text}" if shown != text else ""}
+    if key == "Snowie error rate":
+        return {"text": text.split("(")[0].strip(), "title": ""}
+    return {"text": text, "title": ""}
+
+
 def progress_text(state: dict[str, Any]) -> str:
     """ "Analysing game 3 of 7", or what stands for the state."""
     status = state["status"]
@@ -74,7 +111,8 @@ def progress_text(state: dict[str, Any]) -> str:
 
 
 def summary_rows(match_length: int, players: list[Any]) -> list[dict[str, Any]]:
-    """The table's rows: a heading, or a label with White's and Black's figure."""
+    """The table's rows: a heading, or a label with White's and Black's figure (each a
+    ``{"text", "title"}``)."""
     money = match_length == 0
     total = _("EMG (points)") if money else _("EMG (MWC)")
     rate = _("mEMG (points)") if money else _("mEMG (MWC)")
@@ -87,13 +125,13 @@ def summary_rows(match_length: int, players: list[Any]) -> list[dict[str, Any]]:
             rows.append({"heading": text})
             continue
         gnubg_key = key.format(total=gnubg_total, rate=gnubg_rate)
-        cells = [str(p.texts.get(section, {}).get(gnubg_key, "")).strip() for p in players]
-        if any(cells):
-            rows.append({"label": text, "cells": cells})
+        texts = [str(p.texts.get(section, {}).get(gnubg_key, "")).strip() for p in players]
+        if any(texts):
+            rows.append({"label": text, "cells": [_cell(key, t) for t in texts]})
     rows.append(
         {
             "label": _("PR"),
-            "cells": ["" if p.pr is None else f"{p.pr:.2f}" for p in players],
+            "cells": [_cell("PR", "" if p.pr is None else f"{p.pr:.2f}") for p in players],
         }
     )
     return rows

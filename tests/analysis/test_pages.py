@@ -7,9 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext, pgettext
 
 from accounts.models import User
 from analysis.models import MatchAnalysis
+from gammon import Color
+from gnubg_bridge.analysis import ERROR_RATINGS
 from tests.bot_games import BotGames
 
 from .helpers import analysed_match, finished_match, match_in_play
@@ -168,3 +173,49 @@ def test_a_failed_analysis_may_be_asked_for_again_by_a_player(
     assert "Analyse again" not in page(match.pk, outsider)
     assert client_of(player).post(f"/matches/{match.pk}/analysis/request").status_code == 302
     assert MatchAnalysis.objects.get(match=match).status == "queued"
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_the_table_and_the_status_read_in_the_readers_language(
+    bot_games: BotGames, player: User, opponent: User, language: str
+) -> None:
+    """gnubg's ratings are labels, said in the reader's language with gnubg's own words
+    in a tooltip; the Snowie error rate is the rate alone (gnubg's "(+0.000%)" after it is
+    no figure); the status names the winner."""
+    match = analysed_match(bot_games, player, opponent)
+    players = list(MatchAnalysis.objects.get(match=match).players.all())
+    player.language = language
+    player.save(update_fields=["language"])
+    html = page(match.pk, player)
+    start = html.index('class="analysis-summary')
+    table = html[start : html.index("</table>", start)]
+    shown = 0
+    for figures in players:
+        for rating in (figures.chequer_rating, figures.cube_rating, figures.overall_rating):
+            assert rating in ERROR_RATINGS or rating == "n/a"
+        ratings = {
+            figures.chequer_rating: "gnubg rating",
+            figures.cube_rating: "gnubg rating",
+            figures.overall_rating: "gnubg rating",
+            figures.luck_rating: "gnubg luck rating",
+        }
+        for rating, context in ratings.items():
+            with translation.override(language):
+                words = pgettext(context, rating)
+            if words == rating:  # the same word in this language ("Expert" in Catalan)
+                assert f">{escape(words)}</td>" in table
+            else:
+                tip = f'<span title="GNU Backgammon: {escape(rating)}">{escape(words)}</span>'
+                assert tip in table
+            shown += 1
+        snowie = figures.texts["Overall statistics"]["Snowie error rate"]
+        assert "(" in snowie  # gnubg's table, as stored
+        rate = snowie.split("(")[0].strip()
+        name = escape(match.player(Color(figures.color)).public_name)
+        assert f'<td data-label="{name}">{rate}</td>' in table
+    assert shown >= 4 and "+0.000%" not in table
+    winner = match.white if match.result == "white" else match.black
+    with translation.override(language):
+        says = gettext("%(name)s won") % {"name": winner.public_name}
+    assert says in html and "Black won" not in html and "White won" not in html

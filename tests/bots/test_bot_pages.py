@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -172,3 +174,27 @@ def test_a_person_with_a_bots_username_keeps_their_account(db: None) -> None:
     assert "expert" not in levels and "beginner" in levels
     person.refresh_from_db()
     assert not person.is_bot and person.has_usable_password()
+
+
+@pytest.mark.parametrize(
+    ("language", "expert"),
+    [("en", "GNU Backgammon (Expert)"), ("es", "GNU Backgammon (Experto)")],
+)
+def test_a_bots_level_is_named_in_the_readers_language(
+    bots: dict[str, Bot], player: User, player_client: Client, language: str, expert: str
+) -> None:
+    """A bot's name is the site's label of its level: every level has one, and the page
+    of the computer players and a match against one say it in the reader's language."""
+    assert set(services.BOT_NAMES) == set(bots) == set(services.decisions.LEVELS)
+    assert bots["expert"].user.display_name == "GNU Backgammon (Expert)"
+    player.language = language
+    player.save(update_fields=["language"])
+    listed = player_client.get("/computer/").content.decode()
+    for bot in bots.values():
+        with translation.override(language):
+            assert gettext(services.BOT_NAMES[bot.level]) in listed
+    assert expert in listed
+    match = Match.objects.create(
+        white=player, black=bots["expert"].user, length=1, created_at=timezone.now()
+    )
+    assert expert in player_client.get(match.get_absolute_url()).content.decode()
