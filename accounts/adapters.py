@@ -1,5 +1,6 @@
 """allauth's account adapter, as far as accounts go: whose address a request comes from,
-and log-in limits that do not lock out the innocent.
+log-in limits that do not lock out the innocent, the usernames people may choose, and
+what a new password revokes.
 
 ``moderation.adapters.AccountAdapter`` (the ``ACCOUNT_ADAPTER``) builds on this one.
 """
@@ -11,11 +12,13 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from .models import BOT_USERNAME_PREFIX
+from .names import username_check
+from .services import user_password_set
 
 
 def _is_address(text: str) -> bool:
@@ -93,15 +96,22 @@ class AccountAdapter(DefaultAccountAdapter):
         return client_ip(request)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse the computer players' names (``BOT_USERNAME_PREFIX``) to people."""
-        username = super().clean_username(username, shallow=shallow)
-        if username.lower().startswith(BOT_USERNAME_PREFIX):
-            raise ValidationError(
-                _("Usernames starting with “%(prefix)s” belong to the computer players."),
-                code="bot_username",
-                params={"prefix": BOT_USERNAME_PREFIX},
+        """The sign-up's username through :func:`accounts.names.username_check` (NFKC, no
+        bot's name, unique in any case), then allauth's validators and blacklist."""
+        username = username_check(username, unique=not shallow)
+        return super().clean_username(username, shallow=True)
+
+    def set_password(self, user: Any, password: str) -> None:
+        """Every password allauth sets (changed, reset, set) revokes the API token, and
+        the next page says so: whoever knew the old password may have made it."""
+        if user_password_set(user=user, password=password) and self.request is not None:
+            messages.warning(
+                self.request,
+                _(
+                    "Your API token was revoked with your old password. "
+                    "Create a new one on your profile."
+                ),
             )
-        return username
 
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
         # allauth's key names the account (site and login); the limit is per address too.

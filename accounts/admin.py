@@ -1,12 +1,33 @@
 from django.contrib import admin
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import display_name_check, username_check
+
+
+class UserChangeForm(auth_forms.UserChangeForm):
+    """A staff member's change: the names are checked as at sign-up (``accounts.names``)."""
+
+    def clean_username(self) -> str:
+        return username_check(self.cleaned_data["username"], user=self.instance)
+
+    def clean_display_name(self) -> str:
+        return display_name_check(self.cleaned_data["display_name"], user=self.instance)
+
+
+class UserCreationForm(auth_forms.AdminUserCreationForm):
+    """A new account made by a staff member: a person's, named as at sign-up."""
+
+    def clean_username(self) -> str:
+        return username_check(self.cleaned_data["username"])
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = UserChangeForm
+    add_form = UserCreationForm
     list_display = ["username", "email", "display_name", "language", "is_active", "date_joined"]
     list_filter = ["is_active", "is_staff", "language", "notify", "date_joined"]
     search_fields = ["username", "email", "display_name"]

@@ -6,6 +6,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import display_name_check, username_normalize
 from accounts.validators import parse_warning_hours
 from accounts.zones import curated_time_zones
 
@@ -29,7 +30,8 @@ def time_zone_choices(current: str | None = None) -> ChoiceGroups:
 
 class PreferencesForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
-        label=_("time zone"),
+        # A declared field's label is shown as written (a model field's is capitalised).
+        label=_("Time zone"),
         choices=time_zone_choices,
         # static/js/timezone.js preselects the browser's zone while the player still
         # has the default, UTC.
@@ -68,6 +70,9 @@ class PreferencesForm(forms.ModelForm):
         assert isinstance(field, forms.ChoiceField)
         field.choices = time_zone_choices(self.instance.time_zone)
 
+    def clean_display_name(self) -> str:
+        return display_name_check(self.cleaned_data["display_name"], user=self.instance)
+
     def clean_warning_hours(self) -> str:
         hours = parse_warning_hours(self.cleaned_data["warning_hours"])
         return ",".join(str(hour) for hour in hours)
@@ -78,7 +83,8 @@ LOGIN_MAX_LENGTH = 254
 
 
 class LoginForm(AllauthLoginForm):
-    """allauth's log-in form, with a length limit on the username or e-mail it reads.
+    """allauth's log-in form, with a length limit on the username or e-mail it reads, and
+    the username normalised.
 
     With log-in by username *or* e-mail allauth leaves the field unbounded, and a
     100,000-character login reached ``username__iexact``: SQLite refused the LIKE pattern
@@ -93,3 +99,8 @@ class LoginForm(AllauthLoginForm):
             login.max_length = LOGIN_MAX_LENGTH
             login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
             login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)
+
+    def clean_login(self) -> str:
+        """What was typed, NFKC-normalised as usernames are stored (``accounts.names``):
+        ``ｂｏｂ`` signs in as ``bob``; allauth then looks it up in any case."""
+        return username_normalize(super().clean_login())

@@ -1,14 +1,22 @@
+from collections.abc import Iterator
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.db.models.functions import Lower
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import parse_warning_hours, validate_time_zone, validate_warning_hours
 
-#: Usernames that start with this belong to the site's computer players (``bots``): no
-#: person may sign up with one, so a name like ``gnubg-expert`` is always the bot.
+#: The computer players' (``bots``) usernames start with this: no person's name may
+#: contain ``gnubg`` (``accounts.names``), so a name like ``gnubg-expert`` is always the bot.
 BOT_USERNAME_PREFIX = "gnubg-"
+
+#: Django's salt for the session hash (``AbstractBaseUser._get_session_auth_hash``).
+SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
 
 
 class User(AbstractUser):
@@ -72,10 +80,20 @@ class User(AbstractUser):
     is_bot = models.BooleanField(
         _("bot"), default=False, help_text=_("A computer player (GNU Backgammon), not a person.")
     )
+    #: Raised by "log out everywhere" (``accounts.services.user_logout_everywhere``):
+    #: part of the session hash, so every session signed in before it ends.
+    session_epoch = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         constraints = [
+            # "Bob" and "bob" are one name (accounts.names); PostgreSQL lowers every
+            # letter, SQLite the ASCII ones.
+            models.UniqueConstraint(
+                Lower("username"),
+                name="accounts_user_username_lower_unique",
+                violation_error_message=_("A user with that username already exists."),
+            ),
             models.CheckConstraint(
                 condition=models.Q(digest_hour__lte=23), name="accounts_user_digest_hour_range"
             ),
@@ -87,6 +105,22 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def get_session_auth_hash(self) -> str:
+        """Django's hash of the password, which a session stores to end when the password
+        changes; once the player logged out everywhere, of the password and the epoch.
+
+        With the epoch at 0 it is Django's own hash, so no session ended when the epoch
+        came in."""
+        return self._session_hash(None)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret)
+
+    def _session_hash(self, secret: str | bytes | None) -> str:
+        value = self.password if not self.session_epoch else f"{self.password}:{self.session_epoch}"
+        return salted_hmac(SESSION_HASH_SALT, value, secret=secret, algorithm="sha256").hexdigest()
 
     @property
     def public_name(self) -> str:

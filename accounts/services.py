@@ -1,6 +1,7 @@
 """Writes for accounts. Views call these; they hold no rules themselves."""
 
 from django.db import transaction
+from django.db.models import F
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
@@ -15,9 +16,33 @@ def user_api_token_regenerate(*, user: User) -> Token:
 
 @transaction.atomic
 def user_api_token_revoke(*, user: User) -> bool:
-    """Delete the user's API token. Returns whether there was one."""
+    """Delete the user's API token. Returns whether there was one.
+
+    The token authentication reads the token row on every request (no cache), so the
+    revoked key is refused from the next request on."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return deleted > 0
+
+
+@transaction.atomic
+def user_password_set(*, user: User, password: str) -> bool:
+    """Set a new password, and revoke the API token: whoever knew the old password could
+    have made the token, and a program would otherwise keep playing for them. Every other
+    session ends too (Django's session hash follows the password; the page that set it
+    keeps its own session). Returns whether a token was revoked."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return user_api_token_revoke(user=user)
+
+
+@transaction.atomic
+def user_logout_everywhere(*, user: User) -> bool:
+    """End every session of the user, on every device, and revoke the API token: what a
+    player does who fears someone else is signed in as them. Their password stays, so
+    they sign in again with it. Returns whether a token was revoked."""
+    User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
+    user.refresh_from_db(fields=["session_epoch"])
+    return user_api_token_revoke(user=user)
 
 
 def user_language_set(*, user: User, language: str) -> None:

@@ -174,6 +174,7 @@ class World:
         (a new session for every request costs more than the request)."""
         client = self.clients.setdefault(user.pk, Client())
         if client.session.get("_auth_user_id") != str(user.pk):
+            user.refresh_from_db()  # a "log out everywhere" changed its session hash
             client.force_login(user)
             self.rows = None  # the sign-in stored the user's last_login
         return client
@@ -334,6 +335,7 @@ TARGETS: dict[str, Target] = {
     "profile": Target("/accounts/profile/", form=PreferencesForm),
     "profile_token_create": Target("/accounts/profile/token/", get=False),
     "profile_token_revoke": Target("/accounts/profile/token/revoke/", get=False),
+    "logout_everywhere": Target("/accounts/logout/everywhere/", get=False),
     "player_detail": Target("/players/{name}/", {"name": USERNAME}, post=False),
     "player_list": Target("/players/", query=("q", "page"), post=False),
     "set_language": Target("/i18n/setlang/", extra=("language", "next"), get=False),

@@ -1,9 +1,14 @@
+import re
+
 import pytest
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +66,98 @@ def test_the_api_schema_and_docs_are_served(client: Client) -> None:
     assert schema.status_code == 200
     assert b"/api/me/" in schema.content
     assert client.get(reverse("api_docs")).status_code == 200
+
+
+# --------------------------------------------------------------------------- what revokes it
+
+NEW_PASSWORD = "a brand new secret 42"
+
+
+def _api_status(key: str) -> int:
+    return Client().get(reverse("api_me"), headers={"authorization": f"Token {key}"}).status_code
+
+
+def test_a_password_change_revokes_the_token_and_says_so(
+    player_client: Client, player: User
+) -> None:
+    key = Token.objects.create(user=player).key
+    elsewhere = Client()
+    elsewhere.force_login(player)
+    response = player_client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        follow=True,
+    )
+    assert "Your API token was revoked with your old password" in response.content.decode()
+    assert _api_status(key) == 401  # at once: the token is read on every request
+    # The page that changed it stays signed in; every other session ends (Django's hash).
+    assert player_client.get(reverse("profile")).status_code == 200
+    assert elsewhere.get(reverse("profile")).status_code == 302
+
+
+def test_a_password_reset_revokes_the_token(client: Client, player: User) -> None:
+    key = Token.objects.create(user=player).key
+    client.post(reverse("account_reset_password"), {"email": player.email})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", mail.outbox[0].body)
+    assert link is not None, mail.outbox[0].body
+    form_url = client.get(link.group(1))["Location"]
+    response = client.post(
+        form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD}, follow=True
+    )
+    assert "Your API token was revoked with your old password" in response.content.decode()
+    assert not Token.objects.filter(user=player).exists()
+    assert _api_status(key) == 401
+
+
+def test_a_password_change_without_a_token_says_nothing_of_one(
+    player_client: Client,
+) -> None:
+    response = player_client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        follow=True,
+    )
+    shown = [str(message) for message in response.context["messages"]]
+    assert shown and not any("API token" in message for message in shown)
+
+
+def test_a_plain_log_out_leaves_the_token_working_and_says_so(
+    player_client: Client, player: User
+) -> None:
+    key = Token.objects.create(user=player).key
+    page = player_client.get(reverse("account_logout")).content.decode()
+    assert "a program using your API token keeps playing" in page
+    assert reverse("logout_everywhere") in page
+    player_client.post(reverse("account_logout"))
+    assert player_client.get(reverse("profile")).status_code == 302
+    assert _api_status(key) == 200
+
+
+def test_logging_out_everywhere_ends_every_session_and_revokes_the_token(
+    player_client: Client, player: User
+) -> None:
+    key = Token.objects.create(user=player).key
+    elsewhere = Client()
+    elsewhere.force_login(player)
+    response = player_client.post(reverse("logout_everywhere"), follow=True)
+    assert "You are logged out everywhere, and your API token was revoked." in (
+        response.content.decode()
+    )
+    assert _api_status(key) == 401
+    assert player_client.get(reverse("profile")).status_code == 302
+    assert elsewhere.get(reverse("profile")).status_code == 302
+    # The password is unchanged: the player signs in again with it, and stays in.
+    again = Client()
+    again.post(reverse("account_login"), {"login": player.username, "password": PASSWORD})
+    assert again.get(reverse("profile")).status_code == 200
+
+
+def test_logging_out_everywhere_is_a_post(player_client: Client) -> None:
+    assert player_client.get(reverse("logout_everywhere")).status_code == 405
+
+
+def test_the_session_hash_is_djangos_until_the_player_logs_out_everywhere(player: User) -> None:
+    """No session ended when the epoch came in: at 0 the hash is Django's own."""
+    assert player.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(player)
+    player.session_epoch = 1
+    assert player.get_session_auth_hash() != AbstractBaseUser.get_session_auth_hash(player)
