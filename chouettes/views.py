@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -143,7 +144,11 @@ def _render_session(
         "may_talk_team": on_team,
         "message_max_length": Message.MAX_LENGTH,
     }
-    return render(request, "chouettes/chouette_detail.html", context, status=status)
+    response = render(request, "chouettes/chouette_detail.html", context, status=status)
+    if user.is_authenticated:
+        # A member's page holds the chat they may read, their team's too: no cache keeps it.
+        patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def _games(chouette: Chouette) -> list[dict[str, Any]]:

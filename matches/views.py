@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -341,7 +342,12 @@ def _render_game(
         # shows the page again changes nothing.
         **game_messages_context(game, user, shown=request.method == "GET"),
     }
-    return render(request, "matches/game_detail.html", context, status=status)
+    response = render(request, "matches/game_detail.html", context, status=status)
+    if user.is_authenticated:
+        # A signed-in viewer's page may hold the players' chat, or a chouette team's chat
+        # and suggestions (its panel): no cache keeps it, shared or the browser's.
+        patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def _shown_ply(request: HttpRequest, game: Game) -> int | None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import translation
+from django.utils.cache import patch_cache_control
 from rest_framework import views
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 
 class UserLanguageMixin:
@@ -23,4 +27,17 @@ class UserLanguageMixin:
 
 
 class APIView(UserLanguageMixin, views.APIView):
-    """Every API view's base; the parser and the error handler come from the settings."""
+    """Every API view's base; the parser and the error handler come from the settings.
+
+    Its answers are the caller's own (a game's chat, a chouette team's chat and
+    suggestions): ``Cache-Control: private, no-store`` unless the view says otherwise, so
+    that no cache, shared or the client's, keeps them.
+    """
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if not response.has_header("Cache-Control"):
+            patch_cache_control(response, private=True, no_store=True)
+        return response
