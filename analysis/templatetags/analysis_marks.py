@@ -37,6 +37,15 @@ LUCK = {
     "very unlucky": gettext_lazy("Very unlucky roll"),
 }
 
+#: gnubg's cube actions as a decision names them (``made``, ``best``), in the reader's
+#: language; a play is its notation.
+CUBE_ACTIONS = {
+    "Double": gettext_lazy("Double"),
+    "No double": gettext_lazy("No double"),
+    "Take": gettext_lazy("Take"),
+    "Drop": gettext_lazy("Drop"),
+}
+
 
 def _worst(decisions: list[Decision]) -> Decision:
     return max(decisions, key=lambda d: (_SEVERITY.get(d.mark, 0), d.equity_lost))
@@ -136,6 +145,8 @@ def ply_analysis(
         shown.append(
             {
                 "decision": decision,
+                "made": CUBE_ACTIONS.get(decision.made, decision.made),
+                "best": CUBE_ACTIONS.get(decision.best, decision.best),
                 "symbol": SYMBOLS.get(decision.mark, ""),
                 "luck": LUCK.get(decision.luck_mark, ""),
                 "player": game.match.player(Color(decision.color)),

@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import User
 from analysis.models import Decision, MatchAnalysis
@@ -163,3 +165,24 @@ def test_a_turns_line_shows_its_worst_mark_and_the_steps_stop_at_its_cube_decisi
     # Without the analysis, the steps go from line to line as before.
     MatchAnalysis.objects.filter(match=match).delete()
     assert steps(game_page(decision.game_id, f"?ply={move}"))[0] != f"?ply={roll}"
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_a_cube_decisions_analysis_names_the_actions_in_the_readers_language(
+    bot_games: BotGames, player: User, opponent: User, language: str
+) -> None:
+    """The cube actions ("Double", "No double", "Take", "Drop") are words in the reader's
+    language, not notation."""
+    match = analysed_match(bot_games, player, opponent)
+    for decision in Decision.objects.filter(game__match=match).exclude(kind="play"):
+        response = Client(HTTP_ACCEPT_LANGUAGE=language).get(
+            f"/games/{decision.game_id}/?ply={decision.ply}"
+        )
+        html = response.content.decode()
+        section = html[html.index('id="analysis"') :]
+        with translation.override(language):
+            made, best = gettext(decision.made), gettext(decision.best)
+        assert made != decision.made and best != decision.best
+        assert f'<span class="notation">{made}</span>' in section
+        assert f'<span class="notation">{best}</span>' in section
