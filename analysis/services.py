@@ -6,14 +6,16 @@
   match already queued, running or analysed is left as it is (no second run); a failed
   one is queued again. Queuing sends ``analysis_queued``, which the tasks module turns
   into a task after the commit.
-- :func:`analysis_run`: the task's work. It claims the row (queued or running: a task
-  delivered again after its worker died starts the run over), has gnubg analyse the
+- :func:`analysis_run`: the task's work. It claims the row (queued, or running with a
+  heartbeat older than ``ANALYSIS_STALL_SECONDS``: a task delivered twice never runs
+  twice at once), has gnubg analyse the
   match game by game (each game moves ``games_done`` and the heartbeat), then
   :func:`analysis_store` writes the figures and the decisions and marks the row done in
   one transaction. Until then nothing of the run is stored.
 - :func:`analysis_fail`: the task gave up; the row says why and may be requested again.
 - :func:`analyses_requeue_stalled`: the sweeper's work: an analysis whose worker was lost
-  (its heartbeat old) or whose task was never published is queued again.
+  (its heartbeat old) or whose task was never published is queued again (its row
+  ``queued``, for the new task to claim).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, NotFound, ServiceError
+from backgammon.limits import rate_check
 from gnubg_bridge import analysis as gnubg_analysis
 from gnubg_bridge import process
 from matches.export import export_mat
@@ -122,13 +125,19 @@ def analyses_request_finished(matches: Sequence[Match], now: datetime) -> int:
 
 
 def _queue(match: Match, user: User | None, now: datetime) -> MatchAnalysis:
+    """Queue ``match``'s analysis, unless it is queued, running or done. A player's request
+    that would queue a run counts against their ``LIMIT_ANALYSES_PER_DAY`` (429 past it,
+    nothing queued); the automatic one (``user`` None) and a request for an analysis
+    already there cost nothing."""
     analysis, created = MatchAnalysis.objects.select_for_update().get_or_create(
         match=match,
         defaults={"plies": settings.ANALYSIS_PLIES, "requested_by": user, "requested_at": now},
     )
+    if not created and analysis.status != MatchAnalysis.Status.FAILED:
+        return analysis  # queued, running or done: never twice
+    if user is not None:
+        rate_check("analyses", user.pk)  # a refusal rolls the new row back
     if not created:
-        if analysis.status != MatchAnalysis.Status.FAILED:
-            return analysis  # queued, running or done: never twice
         analysis.status = MatchAnalysis.Status.QUEUED
         analysis.plies = settings.ANALYSIS_PLIES
         analysis.requested_by = user
@@ -142,16 +151,25 @@ def _queue(match: Match, user: User | None, now: datetime) -> MatchAnalysis:
 
 
 def analysis_run(*, match_id: int, clock: Callable[[], datetime]) -> str:
-    """Analyse match ``match_id`` if its analysis is queued or running; its status after.
+    """Analyse match ``match_id`` if its analysis is queued, or running but stalled; its
+    status after.
 
-    ``clock`` gives the time of each step (the run lasts minutes). A
-    :class:`~gnubg_bridge.process.GnubgError` is left to the caller (the task retries);
-    the row then stays ``running`` with nothing stored, and the next delivery starts over.
+    The run claims the row (one conditional ``UPDATE``): a queued one, or a running one
+    whose heartbeat is older than ``ANALYSIS_STALL_SECONDS`` (its worker died). A running
+    one with a fresh heartbeat is another worker's: the same task delivered twice (the
+    broker's visibility timeout, the sweeper's lost publish) used to run it twice at
+    once; now the second delivery leaves it alone. ``clock`` gives the time of each step
+    (the run lasts minutes). A :class:`~gnubg_bridge.process.GnubgError` is left to the
+    caller (the task retries) with the row queued again and nothing stored, so the
+    retry claims it and starts over.
     """
-    rows = MatchAnalysis.objects.filter(
-        pk=match_id, status__in=[MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING]
-    )
     now = clock()
+    stall = now - timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
+    rows = MatchAnalysis.objects.filter(pk=match_id).filter(
+        Q(status=MatchAnalysis.Status.QUEUED)
+        | Q(status=MatchAnalysis.Status.RUNNING, heartbeat_at__lt=stall)
+        | Q(status=MatchAnalysis.Status.RUNNING, heartbeat_at__isnull=True)
+    )
     claimed = rows.update(
         status=MatchAnalysis.Status.RUNNING,
         started_at=now,
@@ -172,13 +190,19 @@ def analysis_run(*, match_id: int, clock: Callable[[], datetime]) -> str:
             games_done=number - 1, games_total=count, heartbeat_at=clock()
         )
 
-    result = gnubg_analysis.analyse_match(
-        export_mat(match),
-        plies=analysis.plies,
-        jacoby=match.jacoby,
-        on_game=on_game,
-        timeout=settings.ANALYSIS_TIMEOUT,
-    )
+    try:
+        result = gnubg_analysis.analyse_match(
+            export_mat(match),
+            plies=analysis.plies,
+            jacoby=match.jacoby,
+            on_game=on_game,
+            timeout=settings.ANALYSIS_TIMEOUT,
+        )
+    except process.GnubgError:  # the claim is given back, for the task's retry
+        MatchAnalysis.objects.filter(pk=match_id, status=MatchAnalysis.Status.RUNNING).update(
+            status=MatchAnalysis.Status.QUEUED
+        )
+        raise
     analysis_store(match_id=match_id, result=result, now=clock())
     return MatchAnalysis.Status.DONE
 
@@ -325,11 +349,11 @@ def analyses_requeue_stalled(*, now: datetime) -> list[int]:
             analysis.save(update_fields=["status", "error", "finished_at"])
             continue
         requeued.append(analysis.pk)
-        # Its clock starts again: the next sweep leaves it to the task just queued.
-        if analysis.status == MatchAnalysis.Status.RUNNING:
-            analysis.heartbeat_at = now
-        else:
-            analysis.requested_at = now
-        analysis.save(update_fields=["heartbeat_at", "requested_at"])
+        # Queued again, its clock started again: the task just queued claims it (a run
+        # still going but silent past the stall loses its claim), and the next sweep
+        # leaves it to that task.
+        analysis.status = MatchAnalysis.Status.QUEUED
+        analysis.requested_at = now
+        analysis.save(update_fields=["status", "requested_at"])
         analysis_queued.send(sender=MatchAnalysis, analysis=analysis)
     return requeued

@@ -72,7 +72,8 @@ def connect() -> None:
     reject_on_worker_lost=True,
     max_retries=MAX_RETRIES,
     soft_time_limit=settings.ANALYSIS_TIMEOUT + 30,
-    time_limit=settings.ANALYSIS_TIMEOUT + 60,
+    # The broker's visibility timeout is set above it (backgammon/settings.py).
+    time_limit=settings.ANALYSIS_TASK_TIME_LIMIT,
 )
 def analysis_run(self: Any, match_id: int) -> str:
     """Analyse match ``match_id`` (nothing if it is done or was never requested)."""

@@ -10,6 +10,8 @@ from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
+from backgammon.errors import refusals_noted
+
 
 def query_has_nul(request: HttpRequest) -> bool:
     """Whether a name or a value of the query string holds a NUL character (``%00``)."""
@@ -83,3 +85,26 @@ def _validated_with_errors(form: BaseForm) -> bool:
     # ``_errors`` stays None until the form is validated; ``errors`` would validate it.
     errors = getattr(form, "_errors", None)
     return errors is not None and bool(errors)
+
+
+class RetryAfterMiddleware:
+    """A page refused with 429 says when to try again, as the API does (``Retry-After``).
+
+    The views render a refusal themselves (a form with its error, the page with the
+    reason on top) with the refusal's status, and keep no reference to the error. So the
+    refusals made while a request is served are noted (:func:`refusals_noted`), and a
+    429 response takes the wait of the last limit that gave one. A response that sets
+    the header itself keeps it.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with refusals_noted() as noted:
+            response = self.get_response(request)
+        if response.status_code == 429 and not response.has_header("Retry-After"):
+            waits = [e.retry_after for e in noted if e.status == 429 and e.retry_after]
+            if waits:
+                response["Retry-After"] = str(waits[-1])
+        return response

@@ -110,6 +110,8 @@ MIDDLEWARE = [
     "backgammon.middleware.RejectNulMiddleware",
     # A form refused by a view that answers it with 200 (allauth's, the admin's log-in): 400.
     "backgammon.middleware.RefusedFormStatusMiddleware",
+    # A page refused for a limit reached (429) says when to try again (Retry-After).
+    "backgammon.middleware.RetryAfterMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A suspended player's session ends here, with a page naming the reason and the end.
     "moderation.middleware.SuspensionMiddleware",
@@ -209,13 +211,14 @@ CELERY_TASK_TIME_LIMIT = 120
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# With acks_late a task that is not acked within this time is redelivered.
+# With acks_late a task that is not acked within the visibility timeout is delivered
+# again, to another worker, while the first may still run it: it is set below the
+# analysis settings, from the longest task they allow.
 # Publishing fails fast when Redis is down (one quick retry, not ~6 s of back-off): a
 # move must not wait for the broker. The outbox sweeper sends what could not be enqueued.
 # The socket timeouts bound a Redis that accepts connections but does not answer
 # (without them a publish waits forever); the worker's BRPOP polls every second, within it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": 3600,
     "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
@@ -255,6 +258,26 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-analyses": {"task": "analysis.tasks.analysis_sweep", "schedule": 300.0},
 }
 
+# --- Limits on what one player can make the site do ----------------------------
+# (backgammon/limits.py; a limit reached is a 429 that says why, and when to retry.)
+# Counts of things in play, read from the database by the service that would add one:
+# open challenges a player has made, and of those to one player (also: invitations to
+# one player pending in the player's open chouettes); invitations pending in the
+# player's open chouettes; matches in play against the computer.
+LIMIT_OPEN_CHALLENGES = env_int("LIMIT_OPEN_CHALLENGES", 20, minimum=1)
+LIMIT_TO_ONE_PLAYER = env_int("LIMIT_TO_ONE_PLAYER", 3, minimum=1)
+LIMIT_CHOUETTE_INVITATIONS = env_int("LIMIT_CHOUETTE_INVITATIONS", 20, minimum=1)
+LIMIT_BOT_MATCHES = env_int("LIMIT_BOT_MATCHES", 10, minimum=1)
+# Rates per player, counted in the cache (not enforced while Redis is down, like the
+# log-in limits): challenges and chouette invitations sent (each may e-mail someone),
+# messages (game and chouette chat), analyses asked for, and the API's changing requests.
+LIMIT_INVITATIONS_PER_HOUR = env_int("LIMIT_INVITATIONS_PER_HOUR", 30, minimum=1)
+LIMIT_MESSAGES_PER_MINUTE = env_int("LIMIT_MESSAGES_PER_MINUTE", 10, minimum=1)
+LIMIT_ANALYSES_PER_DAY = env_int("LIMIT_ANALYSES_PER_DAY", 20, minimum=1)
+LIMIT_API_ACTIONS_PER_MINUTE = env_int("LIMIT_API_ACTIONS_PER_MINUTE", 60, minimum=1)
+# django-ratelimit: a count the cache lost midway lets the action through.
+RATELIMIT_FAIL_OPEN = True
+
 # --- Tournaments -----------------------------------------------------------------
 
 #: Whether players (not only the moderators) may create tournaments.
@@ -288,6 +311,14 @@ ANALYSIS_STALL_SECONDS = env_int("ANALYSIS_STALL_SECONDS", 900, minimum=10)
 # Runs started for one analysis before the sweeper gives it up as failed (a match whose
 # run always dies, or always outlasts ANALYSIS_TIMEOUT, is not run for ever).
 ANALYSIS_MAX_ATTEMPTS = env_int("ANALYSIS_MAX_ATTEMPTS", 3, minimum=1)
+# The analysis task's hard time limit (analysis/tasks.py): gnubg's timeout and a minute.
+ANALYSIS_TASK_TIME_LIMIT = ANALYSIS_TIMEOUT + 60
+# The broker delivers a task again when its worker has not acknowledged it within this
+# many seconds (acks_late): it must outlast the longest task, the analysis at the
+# longest ANALYSIS_TIMEOUT set (README suggests more at 2-ply), and the wait of a task
+# held for its countdown (a retry's), or a run still under way is delivered again.
+# Never below an hour; a worker that died is found out sooner by the sweepers.
+CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = max(3600, ANALYSIS_TASK_TIME_LIMIT + 600)
 
 # --- E-mail --------------------------------------------------------------------
 
@@ -361,6 +392,8 @@ REST_FRAMEWORK = {
     # JSON only, and one error shape everywhere (backgammon/api/).
     "DEFAULT_PARSER_CLASSES": ["backgammon.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "backgammon.api.errors.exception_handler",
+    # A player's changing requests a minute (LIMIT_API_ACTIONS_PER_MINUTE, above).
+    "DEFAULT_THROTTLE_CLASSES": ["backgammon.api.throttles.ApiActionsThrottle"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon API",
@@ -378,7 +411,12 @@ list what the caller may send. Send the `ply` you saw with every action.
 
 **Errors.** Every error is JSON `{"code", "detail"}` (plus `fields` for a malformed
 body): `code` is stable, `detail` is in the user's language. A body must be JSON (else
-415) and not too large (else 413, whose `detail` gives the limit).""",
+415) and not too large (else 413, whose `detail` gives the limit).
+
+**Limits.** A player's changing requests (every method but GET) are limited per minute,
+and so are some actions (challenges, invitations and messages sent, analyses asked for,
+matches against the computer in play). A limit reached is 429 with a `code` naming it
+(`too_many_…`) and, when a time is known, `Retry-After` in seconds.""",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Descriptions are written for the API's users (extend_schema / extend_schema_serializer);

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import BOT_USERNAME_PREFIX, User
-from backgammon.errors import Conflict, InvalidAction, ServiceError
+from backgammon.errors import Conflict, InvalidAction, LimitReached, ServiceError
 from challenges import services as challenge_services
 from challenges.models import Challenge
 from gammon import Color, Variant
@@ -27,7 +27,7 @@ from gnubg_bridge import decisions, process
 from gnubg_bridge.decisions import CubeDecision, CubeQuestion, PlayQuestion, ResignQuestion
 from matches import endings, record, turns
 from matches.bots import TurnArgs
-from matches.models import Game
+from matches.models import Game, Match
 
 from .models import Bot
 
@@ -123,7 +123,8 @@ def bot_answer_challenge(*, challenge: Challenge, now: datetime) -> None:
     """A challenge to a bot is answered at once, in the transaction that made it.
 
     The bot accepts one it can play; one it cannot (gnubg missing, a variant gnubg does
-    not play) is refused with the reason, and the challenge is not made. A match against
+    not play, the challenger already playing ``LIMIT_BOT_MATCHES`` matches against the
+    computer) is refused with the reason, and the challenge is not made. A match against
     a bot is rated only where the site says so (``BOT_MATCHES_RATED``).
     """
     opponent = challenge.opponent
@@ -132,11 +133,49 @@ def bot_answer_challenge(*, challenge: Challenge, now: datetime) -> None:
     refusal = _refusal(bot_of(opponent), challenge)
     if refusal is not None:
         raise refusal
+    _check_bot_matches(challenge.challenger)
     if challenge.rated and not bot_matches_rated():
         challenge.rated = False
         challenge.save(update_fields=["rated"])
     challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
     challenge.refresh_from_db()  # the caller's challenge shows its answer and its match
+
+
+def _check_bot_matches(person: User) -> None:
+    """Refuse one more match against the computer past ``LIMIT_BOT_MATCHES`` in play (429).
+
+    Every bot turn costs gnubg time that the other players' bots wait for: thirty bot
+    matches played fast by one client took 96 s of gnubg in two minutes. No time to
+    retry is given: a place is free when the player finishes or resigns a match.
+    """
+    in_play = Match.objects.filter(status=Match.Status.PLAYING).filter(
+        Q(white=person, black__is_bot=True) | Q(black=person, white__is_bot=True)
+    )
+    if in_play.count() >= settings.LIMIT_BOT_MATCHES:
+        raise LimitReached(
+            _(
+                "You are playing %(limit)s matches against the computer, the most at once: "
+                "finish or resign one first."
+            ),
+            code="too_many_bot_matches",
+            limit=settings.LIMIT_BOT_MATCHES,
+        )
+
+
+def bot_opponent_id(game_id: int) -> int | None:
+    """The person the bot plays in game ``game_id`` (None: no such game, or no bot in it);
+    the bots' tasks play one turn per person at a time (:mod:`bots.tasks`)."""
+    row = (
+        Match.objects.filter(games__pk=game_id)
+        .values_list("white_id", "white__is_bot", "black_id", "black__is_bot")
+        .first()
+    )
+    if row is None:
+        return None
+    white, white_is_bot, black, black_is_bot = row
+    if white_is_bot == black_is_bot:
+        return None
+    return int(black if white_is_bot else white)
 
 
 def bot_on_turn(game: Game) -> Bot | None:

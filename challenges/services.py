@@ -2,20 +2,28 @@
 and let old ones expire.
 
 Each change sends a signal of :mod:`challenges.signals`; the players' notices listen.
+A player's open challenges are limited (``LIMIT_OPEN_CHALLENGES``, and
+``LIMIT_TO_ONE_PLAYER`` to one opponent), and so are the challenges they send an hour
+(``LIMIT_INVITATIONS_PER_HOUR``, with the chouette invitations: each may e-mail
+someone); see :mod:`backgammon.limits`.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Min, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
+from backgammon.errors import Conflict, Forbidden, InvalidAction, LimitReached, NotFound
+from backgammon.limits import rate_check, wait_text_lazy
 from gammon import Variant
 from matches import record
 from matches.models import MAX_CUBE_LIMIT, Match
@@ -87,9 +95,66 @@ def challenge_create(
         challenge.full_clean(exclude=["match"])
     except ValidationError as error:  # a model rule the checks above do not name yet
         raise InvalidAction(error.messages[0], code="invalid_challenge") from error
+    _check_limits(challenger, opponent, now)
     challenge.save()
     challenge_created.send(sender=Challenge, challenge=challenge, now=now)
     return challenge
+
+
+def _check_limits(challenger: User, opponent: User | None, now: datetime) -> None:
+    """Refuse a challenge past the challenger's limits (429, nothing made): their open
+    challenges, those to ``opponent``, and the challenges and invitations sent this hour.
+
+    The counts are exact: read here with the challenger's row locked, so that two
+    challenges sent at once are counted one after the other (the limit on matches
+    against the computer, checked when the bot accepts, counts under the same lock). A
+    refusal says when the first of them lapses, the one time known to free a place. The
+    rate comes last, so that a challenge refused for anything else spends none of it.
+    """
+    list(User.objects.select_for_update().filter(pk=challenger.pk).values_list("pk"))
+    open_ = Challenge.objects.filter(
+        challenger=challenger, status=Challenge.Status.OPEN, expires_at__gt=now
+    )
+    count, first_lapse = _count_and_first_lapse(open_)
+    if count >= settings.LIMIT_OPEN_CHALLENGES:
+        wait = _seconds_until(first_lapse, now)
+        raise LimitReached(
+            _(
+                "You have %(limit)s open challenges, the most a player may have: withdraw "
+                "one, or try again in %(wait)s, when the first of them lapses."
+            ),
+            code="too_many_open_challenges",
+            retry_after=wait,
+            limit=settings.LIMIT_OPEN_CHALLENGES,
+            wait=wait_text_lazy(wait),
+        )
+    if opponent is not None:
+        count, first_lapse = _count_and_first_lapse(open_.filter(opponent=opponent))
+        if count >= settings.LIMIT_TO_ONE_PLAYER:
+            wait = _seconds_until(first_lapse, now)
+            raise LimitReached(
+                _(
+                    "You have %(limit)s open challenges to %(name)s, the most to one player: "
+                    "withdraw one, or try again in %(wait)s, when the first of them lapses."
+                ),
+                code="too_many_challenges_to_player",
+                retry_after=wait,
+                limit=settings.LIMIT_TO_ONE_PLAYER,
+                name=opponent.public_name,
+                wait=wait_text_lazy(wait),
+            )
+    rate_check("invitations", challenger.pk)
+
+
+def _count_and_first_lapse(challenges: QuerySet[Challenge]) -> tuple[int, datetime | None]:
+    row = challenges.aggregate(count=Count("pk"), first=Min("expires_at"))
+    return int(row["count"]), row["first"]
+
+
+def _seconds_until(moment: datetime | None, now: datetime) -> int:
+    if moment is None:
+        return 1
+    return max(1, math.ceil((moment - now).total_seconds()))
 
 
 @transaction.atomic

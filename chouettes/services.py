@@ -37,12 +37,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
+from backgammon.limits import rate_check
 from gammon import Color, RulesError, Termination, parse_play
 from gammon import chouette as rules
 from matches import clock, record, timecontrol, turns
 from matches.errors import from_rules_error
 from matches.models import Game, Match
 
+from . import limits
 from . import state as cube
 from .models import Chouette, ChouetteGame, Decision, Message, Result, Seat, Suggestion
 from .signals import (
@@ -133,8 +135,14 @@ def _distinct(players: Sequence[User], creator: User) -> list[User]:
 
 
 def _invite(chouette: Chouette, players: Sequence[User], now: datetime) -> None:
+    """Invite ``players`` who have no seat in ``chouette`` yet (each invitation e-mails
+    its player once: asking again a player already asked sends nothing), within the
+    creator's limits (:func:`chouettes.limits.invitations_check`)."""
+    asked = set(chouette.seats.filter(player__in=players).values_list("player_id", flat=True))
+    players = [p for p in players if p.pk not in asked]
     if not players:
         return
+    limits.invitations_check(chouette, players)
     Seat.objects.bulk_create(
         [Seat(chouette=chouette, player=p, status=Seat.Status.INVITED) for p in players],
         ignore_conflicts=True,
@@ -627,6 +635,7 @@ def message_post(
             code="message_length",
             max=Message.MAX_LENGTH,
         )
+    rate_check("messages", author.pk)  # LIMIT_MESSAGES_PER_MINUTE, with the games' chat
     return Message.objects.create(
         chouette=chouette, game=game, author=author, text=text, team=team, created_at=now
     )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
+from backgammon.limits import rate_check
 
 from .models import Game, GameMessage
 from .signals import message_posted
@@ -20,7 +21,8 @@ def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -
 
     ``message_posted`` tells the opponent's notices
     (:func:`notifications.receivers.on_message_posted` keeps ten messages in a row
-    down to one notice).
+    down to one notice). A player sends at most ``LIMIT_MESSAGES_PER_MINUTE`` messages
+    a minute, here and in the chouettes' chat together (429 past it).
     """
     game = Game.objects.select_related("match__white", "match__black").filter(pk=game_id).first()
     if game is None:
@@ -42,6 +44,7 @@ def game_message_post(*, game_id: int, author: User, text: str, now: datetime) -
             code="message_length",
             max=GameMessage.MAX_LENGTH,
         )
+    rate_check("messages", author.pk)  # LIMIT_MESSAGES_PER_MINUTE, with the chouettes' chat
     message = GameMessage.objects.create(game=game, author=author, text=text, created_at=now)
     message_posted.send(
         sender=GameMessage, message=message, recipient=game.match.player(color.other), now=now

@@ -36,6 +36,30 @@ def pytest_configure(config: pytest.Config) -> None:
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     flush_by_deleting_rows()
+    no_limits_by_accident(settings)
+
+
+#: The players' limits (``settings.LIMIT_*``, backgammon/limits.py).
+LIMITS = (
+    "LIMIT_OPEN_CHALLENGES",
+    "LIMIT_TO_ONE_PLAYER",
+    "LIMIT_CHOUETTE_INVITATIONS",
+    "LIMIT_BOT_MATCHES",
+    "LIMIT_INVITATIONS_PER_HOUR",
+    "LIMIT_MESSAGES_PER_MINUTE",
+    "LIMIT_ANALYSES_PER_DAY",
+    "LIMIT_API_ACTIONS_PER_MINUTE",
+)
+
+
+def no_limits_by_accident(settings: Any) -> None:
+    """The players' limits out of every test's reach, but their own tests' (which set the
+    numbers they test): the session's builders play many matches between the same
+    players (scenarios, bot games, demo data), the fuzzers send hundreds of requests as
+    one player, and a rate counted in the cache outlives a test when a builder runs
+    inside one. The site's defaults are checked by ``tests/test_limits.py``."""
+    for name in LIMITS:
+        setattr(settings, name, 1_000_000)
 
 
 #: Rows the migrations write once and no test changes: the flush after a transactional

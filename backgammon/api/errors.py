@@ -64,12 +64,14 @@ def too_large_body() -> dict[str, str]:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Give every refusal the same body: ``{"code", "detail"}`` (+ ``fields`` when malformed).
 
-    Service errors keep their own status and code. The message is rendered here, while the
-    request's language is active, so a Spanish player reads Spanish. Anything else (a bug)
-    is left to Django, whose ``handler500`` answers JSON under /api/.
+    Service errors keep their own status and code, and say when to try again
+    (``Retry-After``) when they know. The message is rendered here, while the request's
+    language is active, so a Spanish player reads Spanish. Anything else (a bug) is left to
+    Django, whose ``handler500`` answers JSON under /api/.
     """
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc), status=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return Response(error_body(exc.code, exc), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # raised when the view first reads request.data
         return Response(too_large_body(), status=413)
     response = views.exception_handler(exc, context)

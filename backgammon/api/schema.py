@@ -7,7 +7,8 @@ from typing import Any
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 
 #: (status, when it applies, description): ``always``, ``object`` (an operation with a
-#: path parameter, or a page number) or ``body`` (an operation with a request body).
+#: path parameter, or a page number), ``body`` (an operation with a request body) or
+#: ``change`` (any method but GET, HEAD and OPTIONS: the player's actions a minute count).
 STANDARD_ERRORS = [
     ("400", "body", "Malformed body (code `invalid` with `fields`, or `parse_error`)."),
     (
@@ -19,6 +20,12 @@ STANDARD_ERRORS = [
     ("404", "object", "No such object, or page (code `not_found`)."),
     ("413", "body", "The body is larger than the server accepts (code `too_large`)."),
     ("415", "body", "The body is not JSON (code `unsupported_media_type`)."),
+    (
+        "429",
+        "change",
+        "A limit reached (code `too_many_…`, e.g. `too_many_api_actions`); `Retry-After` says "
+        "in how many seconds to try again, when that is known.",
+    ),
 ]
 
 
@@ -30,11 +37,12 @@ def document_errors(
     Any request may carry a bad token (401) or come from a suspended player's session
     (403); an operation with a path parameter may name no object, and a paginated one
     no page (404); one with a body
-    may get one that is malformed (400), too large (413) or not JSON (415). What an
-    endpoint documents itself (``extend_schema(responses=...)``) is kept.
+    may get one that is malformed (400), too large (413) or not JSON (415); one that
+    changes something may meet a limit (429). What an endpoint documents itself
+    (``extend_schema(responses=...)``) is kept.
     """
     for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+        for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             applies = {
@@ -44,6 +52,7 @@ def document_errors(
                     for p in operation.get("parameters", [])
                 ),
                 "body": "requestBody" in operation,
+                "change": method.lower() not in {"get", "head", "options"},
             }
             responses = operation["responses"]
             for status, when, description in STANDARD_ERRORS:
