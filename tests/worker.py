@@ -113,17 +113,28 @@ def worker_env(redis: Redis, database_url: str) -> dict[str, str]:
 
 
 class Worker:
-    def __init__(self, env: dict[str, str], log: Path, queues: str = "email,clock,celery") -> None:
+    """``celery worker`` on ``queues``: one process (``solo``), or ``processes`` of a
+    prefork pool, as the site runs its ``bots`` workers (README)."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        log: Path,
+        queues: str = "email,clock,celery",
+        processes: int = 1,
+    ) -> None:
         self.env = env
         self.queues = queues
         self.log = log
+        self.pool = ["-P", "solo"] if processes == 1 else ["-P", "prefork", "-c", str(processes)]
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, **extra_env: str) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "backgammon.celery", "worker"]
-                + ["-P", "solo", "-Q", self.queues, "--without-heartbeat"]
+                + self.pool
+                + ["-Q", self.queues, "--without-heartbeat"]
                 + ["--without-gossip", "--without-mingle", "-l", "INFO"],
                 cwd=ROOT,
                 env={**self.env, **extra_env},
