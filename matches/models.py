@@ -187,6 +187,10 @@ class Game(models.Model):
     #: member's answer to the box's double): no one acts on it and its clock is stopped
     #: (``deadline_at`` is empty) until :func:`matches.record.release`.
     held = models.BooleanField(default=False)
+    #: Who has offered a draw since their turn began (bit ``1 << color``): a player offers
+    #: once a turn (:func:`matches.endings.match_offer_draw`), and their bit is cleared
+    #: when their next turn begins (:func:`matches.record.begin_turn`).
+    draw_offers = models.PositiveSmallIntegerField(default=0)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=12, choices=TERMINATION_CHOICES, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
@@ -243,6 +247,15 @@ class Game(models.Model):
     @property
     def turn_color(self) -> Color:
         return Color(self.turn)
+
+    def has_offered_draw(self, color: Color) -> bool:
+        """Whether ``color`` has offered a draw since their turn began (:attr:`draw_offers`)."""
+        return bool(self.draw_offers & (1 << int(color)))
+
+    def note_draw_offer(self, color: Color, offered: bool = True) -> None:
+        """Mark ``color``'s draw offer of this turn (``offered=False``: their turn began)."""
+        bit = 1 << int(color)
+        self.draw_offers = self.draw_offers | bit if offered else self.draw_offers & ~bit
 
     @property
     def dice(self) -> tuple[int, int] | None:

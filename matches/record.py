@@ -213,11 +213,12 @@ def after_roll(game: Game, now: datetime, depth: int = 0) -> None:
 
 def begin_turn(game: Game, now: datetime, depth: int = 0) -> None:
     """The record has handed the turn on (a move or a pass): the clock of the player who
-    moved is charged, the player now on turn gets their deadline, and the server rolls
-    for them at once when they may not double."""
+    moved is charged, the player now on turn gets their deadline and may offer a draw
+    again, and the server rolls for them at once when they may not double."""
     color = game.turn_color
     charge_clock(game, now, color=color.other)
     game.deadline_at = deadline(game.match, now, color)
+    game.note_draw_offer(color, offered=False)  # a new turn: they may offer a draw again
     if state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
         return
     roll(game, now, depth)

@@ -101,7 +101,8 @@ def game_actions(game: Game, user: object) -> list[str]:
             actions += ["take", "drop"]
     actions.append("resign")
     if match.draw_offered_by is None:
-        actions.append("offer_draw")
+        if not game.has_offered_draw(color):  # once a turn
+            actions.append("offer_draw")
     elif match.draw_offered_by != int(color):
         actions += ["accept_draw", "decline_draw"]
     return actions
