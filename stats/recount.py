@@ -84,25 +84,30 @@ def counters_expected() -> dict[CounterKey, int]:
             variant=variant, white_id=white_id, black_id=black_id, result=result
         ):
             expected[key] += n
-    rolls = (
-        GameEvent.objects.filter(kind=GameEvent.Kind.ROLL)
+    rolls = GameEvent.objects.filter(kind=GameEvent.Kind.ROLL)
+    for die1, die2, n in rolls.values_list("die1", "die2").annotate(n=Count("id")).order_by():
+        expected[(None, roll_key(die1, die2))] += n
+    players_rolls = (
+        counted(rolls, "game__match")
         .values_list("game__match__white_id", "game__match__black_id", "color", "die1", "die2")
         .annotate(n=Count("id"))
         .order_by()
     )
-    for white_id, black_id, color, die1, die2, n in rolls:
-        roll = roll_key(die1, die2)
-        expected[(None, roll)] += n
-        expected[(white_id if color == 0 else black_id, roll)] += n
-    openings = (
-        GameEvent.objects.filter(kind=GameEvent.Kind.OPENING)
+    for white_id, black_id, color, die1, die2, n in players_rolls:
+        expected[(white_id if color == 0 else black_id, roll_key(die1, die2))] += n
+    openings = GameEvent.objects.filter(kind=GameEvent.Kind.OPENING)
+    for white_die, black_die, n in (
+        openings.values_list("die1", "die2").annotate(n=Count("id")).order_by()
+    ):
+        expected[(None, f"opening:{white_die}")] += n
+        expected[(None, f"opening:{black_die}")] += n
+    players_openings = (
+        counted(openings, "game__match")
         .values_list("game__match__white_id", "game__match__black_id", "die1", "die2")
         .annotate(n=Count("id"))
         .order_by()
     )
-    for white_id, black_id, white_die, black_die, n in openings:
-        expected[(None, f"opening:{white_die}")] += n
-        expected[(None, f"opening:{black_die}")] += n
+    for white_id, black_id, white_die, black_die, n in players_openings:
         expected[(white_id, f"opening:{white_die}")] += n
         expected[(black_id, f"opening:{black_die}")] += n
     return dict(expected)

@@ -32,10 +32,12 @@ GAME_TERMINATIONS: tuple[str, ...] = tuple(
 
 # --------------------------------------------------------------------------- what counts
 
-#: The flag of a match whose games and result never count in the players' statistics: a
-#: chouette's board (they count in the chouette's own points). :func:`counts` reads it on
-#: a match, :func:`counted` filters the recount's querysets by it: the receivers and the
-#: recount agree because both ask this one field. Dice count wherever they are thrown.
+#: The flag of a match that never counts in the players' statistics: a chouette's board.
+#: Its games count in the chouette's own points; its dice count for the site but for no
+#: player (the board's Black changes hands when its captain drops the box's double, so
+#: who threw a roll is not the board's to say). :func:`counts` reads the flag on a match,
+#: :func:`counted` filters the recount's querysets by it: the receivers and the recount
+#: agree because both ask this one field.
 _NOT_COUNTED = "chouette"
 
 
@@ -408,22 +410,21 @@ def stats_dice_rolled(
 
     A turn's roll counts as one of the 21 rolls. The opening roll is two single dice,
     one per side, rerolled on a tie: counted as a roll it would show no doubles, so
-    each of its dice counts only as a die face, for the site and for its thrower.
+    each of its dice counts only as a die face, for the site and for its thrower. A
+    chouette's board counts its dice for the site only (:data:`_NOT_COUNTED`).
     This runs on every roll: a statement per counter and one for the thrower's activity.
     """
     match = game.match
+    keys: list[tuple[int | None, str]]
+    players: list[tuple[int | None, str]]
     if opening:
-        keys = [
-            (None, f"opening:{die1}"),
-            (None, f"opening:{die2}"),
-            (match.white_id, f"opening:{die1}"),
-            (match.black_id, f"opening:{die2}"),
-        ]
+        keys = [(None, f"opening:{die1}"), (None, f"opening:{die2}")]
+        players = [(match.white_id, f"opening:{die1}"), (match.black_id, f"opening:{die2}")]
         active = [match.white_id, match.black_id]
     else:
         player_id = match.white_id if color == 0 else match.black_id
         key = roll_key(die1, die2)
-        keys = [(None, key), (player_id, key)]
+        keys, players = [(None, key)], [(player_id, key)]
         active = [player_id]
-    counters_add(keys)
+    counters_add(keys + players if counts(match) else keys)
     players_mark_active(player_ids=active, now=now)

@@ -1,6 +1,7 @@
-"""A chouette's boards count in the chouette's own points, never in the players' record:
-the live counters skip them, and the recount (``recount_stats``) agrees, because both ask
-``stats.services`` which matches count (issue 25)."""
+"""A chouette's boards count in the chouette's own points, never in the players' record
+(their dice count for the site only): the live counters skip them, and the recount
+(``recount_stats``) agrees, because both ask ``stats.services`` which matches count
+(issue 25)."""
 
 from __future__ import annotations
 
@@ -37,9 +38,20 @@ def test_chouette_games_leave_the_record_alone_and_the_recount_clean(
     table.act("team_vote", "bob", agree=True)
     table.roll(2, 1)  # game 3's opening
     table.act("box_answer", "ann", take=False)
-    # Game 3: its box resigns (game 4 begins).
+    # Game 3: the box doubles, the captain drops and the next in line takes: the board's
+    # Black changes hands (so its dice count for the site only); then the box resigns.
+    box, captain, line = table.places()
+    table.move(box, "13/11 6/5")
+    table.roll((6, 5))
+    table.roll_board(captain)
+    table.move(captain, "24/13")
+    table.act("box_double", box)
+    table.act("team_answer", captain, take=False)
+    table.roll((4, 2))  # the doubler rolls once the double is taken
+    table.act("team_answer", line[0], take=True)
     board = table.board
-    table.roll(5, 2)
+    assert board.match.black == table.users[line[0]]
+    table.roll(5, 2)  # game 4's opening
     endings.game_resign(
         game_id=board.pk, player=board.match.white, expected_ply=board.ply, now=table.tick()
     )
@@ -64,8 +76,9 @@ def test_chouette_games_leave_the_record_alone_and_the_recount_clean(
     }
     assert matches == {f"match:standard:{ordinary.result}": 1}
     cy = table.users["cy"]
-    assert not Counter.objects.filter(player=cy, key__startswith="game:").exists()
-    assert not Counter.objects.filter(player=cy, key__startswith="match:").exists()
+    for prefix in ("game:", "match:", "roll:", "opening:"):
+        assert not Counter.objects.filter(player=cy, key__startswith=prefix).exists()
+    assert Counter.objects.filter(player=None, key__startswith="roll:").exists()
     assert stats_differences() == []
     out = StringIO()
     call_command("recount_stats", stdout=out)  # raises CommandError on any difference
