@@ -5,7 +5,8 @@ answer, a suggested play), with the table's and the team's chat.
 A chouette's board is an ordinary game: its rolls, moves and resignations are
 ``/api/games/{id}/...``, with the board's id in ``game.board``. Each decision here
 takes the board's ``ply`` as the caller last saw it (a stale one is a 409) and answers
-the chouette as the caller now sees it.
+the chouette as the caller now sees it, the board's ply (``game.ply``) included, so the
+next decision needs no other request.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -31,7 +33,7 @@ from matches.models import Game
 from matches.serializers import ActionSerializer
 
 from . import selectors, services
-from .models import Chouette
+from .models import Chouette, Decision
 from .serializers import (
     ChouetteAnswerSerializer,
     ChouetteCreateSerializer,
@@ -72,15 +74,20 @@ def chouette_data(chouette: Chouette, user: object) -> dict[str, Any]:
             "number": game.number,
             "board": boards[game.match_id],
             "settled": game.settled_at is not None,
+            "decisions": list(game.decisions.all()),
             "results": list(game.results.all()),
         }
-        for game in chouette.games.prefetch_related("results__player")
+        for game in chouette.games.prefetch_related(
+            "results__player",
+            Prefetch("decisions", queryset=Decision.objects.select_related("player")),
+        )
     ]
     current = None
     if panel.game is not None and panel.board is not None and panel.side is not None:
         current = {
             "number": panel.game.number,
             "board": panel.board.pk,
+            "ply": panel.board.ply,
             "stage": panel.side.stage.value,
             "settled": panel.game.settled_at is not None,
             "decisions": list(selectors.decisions_of(panel.game)),
@@ -103,6 +110,7 @@ def chouette_data(chouette: Chouette, user: object) -> dict[str, Any]:
     return {
         **ChouetteSerializer(chouette).data,
         "lineup": fields["lineup"].to_representation(lineup),
+        "standings": fields["standings"].to_representation(list(selectors.standings(chouette))),
         "your_actions": [a.value for a in panel.actions],
         "game": None if current is None else fields["game"].to_representation(current),
         "games": fields["games"].to_representation(games),
@@ -160,9 +168,10 @@ class ChouetteDetailView(APIView):
         operation_id="chouettes_read",
         parameters=[OBJECT_ID],
         description="The chouette: its options, the line-up (box, captain, each member's "
-        "stake and running points, who is awaited for what), what you may do now, and the "
-        "game in play with its cube-side record. Anyone may read it; the team's "
-        "suggestions are shown to the team only.",
+        "stake and running points, who is awaited for what), the standings of everyone who "
+        "sat (those who left keep their points), what you may do now, the game in play "
+        "with its board's ply and cube-side record, and every game's record and results. "
+        "Anyone may read it; the team's suggestions are shown to the team only.",
         responses={200: ChouetteDetailSerializer, **ERRORS_READ},
     )
     def get(self, request: Request, pk: int) -> Response:

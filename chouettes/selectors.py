@@ -12,21 +12,26 @@ decisions, the board) is public, as a match is.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.urls import reverse
 
+from accounts.models import User
+from gammon import Color
 from gammon import chouette as rules
-from matches.models import Game
+from matches.models import Game, Match
+from matches.questions import Belonging
+from matches.selectors import Awaiting, game_awaiting
+from matches.selectors import Decision as Answer
 
 from .models import Chouette, ChouetteGame, Decision, Message, Result, Seat, Suggestion
 from .state import apply as apply_decision
 from .state import cube_side
 from .state import start as start_side
 
-if TYPE_CHECKING:
-    from accounts.models import User
+BOX, TEAM = Color.WHITE, Color.BLACK
 
 
 class Role(enum.StrEnum):
@@ -196,6 +201,64 @@ def _actions(
     return tuple(actions)
 
 
+#: How the API takes each decision the cube side waits for: the game's ``awaiting``
+#: decision, and the chouettes API's URL that takes it (the board's roll and move are
+#: the board's own).
+_SENT_TO: dict[Action, tuple[Answer, str]] = {
+    Action.VOTE: (Answer.VOTE, "api_chouette_vote"),
+    Action.ANSWER: (Answer.TAKE_OR_DROP, "api_chouette_answer"),
+    Action.BOX_ANSWER: (Answer.TAKE_OR_DROP, "api_chouette_box-answer"),
+}
+
+
+def board_awaiting(board: Game) -> list[Awaiting] | None:
+    """What a chouette's board waits for, for ``GET /api/games/{id}/``
+    (``matches.questions.game_awaiting``): each vote or answer the cube side awaits, with
+    the chouettes API's path that takes it, else the board's own roll or move; nothing
+    once over. None for a board that is no chouette's. ``board`` comes with its match
+    and players loaded."""
+    game = ChouetteGame.objects.filter(match_id=board.match_id).first()
+    if game is None:
+        return None
+    own = game_awaiting(board)  # the board's roll or move; empty once it is over
+    if not own and not board.held:
+        return []
+    awaited = _awaited(cube_side(game), board)
+    off_board = {
+        player: [_SENT_TO[a] for a in actions if a in _SENT_TO]
+        for player, actions in awaited.items()
+    }
+    users = {u.pk: u for u in User.objects.filter(pk__in=[p for p, s in off_board.items() if s])}
+    waiting: list[Awaiting] = []
+    for player, sent in off_board.items():
+        if not sent:
+            waiting += [w for w in own if w.player.pk == player]
+            continue
+        color = BOX if player == board.match.white_id else TEAM
+        waiting += [
+            Awaiting(users[player], color, decision, reverse(url, args=[game.chouette_id]))
+            for decision, url in sent
+        ]
+    return waiting
+
+
+def board_belongings(matches: Sequence[Match]) -> dict[int, Belonging]:
+    """The chouette and game number of each chouette board among ``matches`` (one query
+    for them all, none when there is no board among them)."""
+    boards = [m.pk for m in matches if m.chouette]
+    if not boards:
+        return {}
+    rows = ChouetteGame.objects.filter(match_id__in=boards).values_list(
+        "match_id", "chouette_id", "number"
+    )
+    return {
+        match_id: Belonging(
+            "chouette", chouette_id, reverse("api_chouette", args=[chouette_id]), game=number
+        )
+        for match_id, chouette_id, number in rows
+    }
+
+
 def in_team(game: ChouetteGame, user: object) -> bool:
     """Whether ``user`` is on ``game``'s team (a member, dropped or not; not the box)."""
     player_id = getattr(user, "pk", None)
@@ -306,6 +369,17 @@ def player_record(user: User) -> PlayerRecord:
     totals = seats.aggregate(points=Sum("points"), games=Sum("games"))
     return PlayerRecord(
         chouettes=seats.count(), games=totals["games"] or 0, points=totals["points"] or 0
+    )
+
+
+def standings(chouette: Chouette) -> QuerySet[Seat]:
+    """Everyone who sat at ``chouette``, with their points and games: those who left or
+    were removed keep theirs (the session's totals sum to zero only with them). Most
+    points first."""
+    return (
+        chouette.seats.filter(status__in=TAKEN)
+        .select_related("player")
+        .order_by("-points", F("joined_at").asc(nulls_last=True), "pk")
     )
 
 

@@ -157,7 +157,17 @@ class ChouetteGameSummarySerializer(serializers.Serializer):
     number = serializers.IntegerField()
     board = serializers.IntegerField(help_text="The board's game id (/api/games/{id}/).")
     settled = serializers.BooleanField()
+    decisions = ChouetteDecisionSerializer(
+        many=True, help_text="The game's cube-side record, kept once it is over."
+    )
     results = ChouetteResultSerializer(many=True)
+
+
+class ChouetteStandingSerializer(serializers.Serializer):
+    player = PlayerSerializer()
+    status = serializers.CharField(help_text="`seated`, `left` or `removed`.")
+    points = serializers.IntegerField(help_text="Points over the session so far.")
+    games = serializers.IntegerField()
 
 
 class OpeningThrowSerializer(serializers.Serializer):
@@ -169,6 +179,9 @@ class ChouetteGameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     board = serializers.IntegerField(
         help_text="The board's game id: play it with /api/games/{id}/ (roll, move, resign)."
+    )
+    ply = serializers.IntegerField(
+        help_text="The board's ply: send it with the next decision (no GET of the board needed)."
     )
     stage = serializers.ChoiceField(
         choices=[s.value for s in rules.Stage], help_text="What the cube side waits for."
@@ -200,6 +213,11 @@ class ChouetteSerializer(serializers.Serializer):
 
 class ChouetteDetailSerializer(ChouetteSerializer):
     lineup = ChouetteLineSerializer(many=True)
+    standings = ChouetteStandingSerializer(
+        many=True,
+        help_text="Everyone who sat, most points first; those who left or were removed keep "
+        "their points.",
+    )
     your_actions = serializers.ListField(
         child=serializers.ChoiceField(choices=[a.value for a in Action]),
         help_text="What you may do now: propose (the team's double), vote, box_answer, "

@@ -36,7 +36,7 @@ from backgammon.errors import Forbidden, NotFound
 from gammon import Color, InvalidIdError, MatchKey, Position, Termination, match_id, position_id
 from gammon.gnubg_ids import GameState
 
-from . import chat, endings, selectors, turns
+from . import chat, endings, questions, selectors, turns
 from .export_views import exportable_match, mat_response
 from .models import Game, GameEvent, Match
 from .serializers import (
@@ -215,14 +215,17 @@ def game_payload(
         "turn": None
         if game.is_finished
         else {"color": color_name(game.turn), "username": match.player(game.turn_color).username},
+        "held": game.held,
         "awaiting": [
             {
                 "player": waiting.player.username,
                 "color": color_name(int(waiting.color)),
                 "decision": waiting.decision.value,
+                "send_to": waiting.send_to,
             }
-            for waiting in selectors.game_awaiting(game)
+            for waiting in questions.game_awaiting(game)
         ],
+        "belongs_to": questions.belonging_data(questions.belonging(match)),
         "dice": list(game.dice) if game.dice else None,
         "cube": {"value": game.cube_value, "owner": color_name(game.cube_owner)},
         "crawford": game.crawford,
@@ -277,7 +280,7 @@ def match_data(match_id: int) -> dict[str, Any]:
     )
     if match is None:
         raise NotFound(_("No such match."))
-    return MatchSerializer(match).data
+    return MatchSerializer(match, context={"belongings": questions.belongings([match])}).data
 
 
 class MatchListView(APIView):
@@ -287,15 +290,19 @@ class MatchListView(APIView):
 
     @extend_schema(
         operation_id="matches_list",
-        description="Your matches, live ones first.",
+        description="Your matches, live ones first; `belongs_to` says which are a "
+        "tournament's (with the pairing) or a chouette's board.",
         responses={200: MatchListSerializer(many=True), 401: ERRORS_WRITE[401]},
     )
     def get(self, request: Request) -> Response:
         last_game = Game.objects.filter(match=OuterRef("pk")).order_by("-number").values("pk")
-        matches = selectors.matches_of(signed_in_user(request)).annotate(
-            current_game_pk=Subquery(last_game[:1])
+        matches = list(
+            selectors.matches_of(signed_in_user(request)).annotate(
+                current_game_pk=Subquery(last_game[:1])
+            )
         )
-        return Response(MatchListSerializer(matches, many=True).data)
+        context = {"belongings": questions.belongings(matches)}
+        return Response(MatchListSerializer(matches, many=True, context=context).data)
 
 
 class MatchDetailView(APIView):
@@ -306,7 +313,8 @@ class MatchDetailView(APIView):
     @extend_schema(
         operation_id="matches_retrieve",
         description="A match: players, options, score and games (the last one is being "
-        "played). Anyone may look, also without signing in.",
+        "played), and what it belongs to (a tournament, a chouette). Anyone may look, also "
+        "without signing in.",
         parameters=[OBJECT_ID],
         responses={200: MatchSerializer, **ERRORS_READ},
     )
@@ -374,7 +382,8 @@ class GameDetailView(APIView):
         operation_id="games_retrieve",
         description="A game's full state and record. Anyone may look, also without signing "
         "in; `actions` and `plays` are filled for its players. `awaiting` says who must "
-        "answer now, and what.",
+        "answer now, what, and where (`send_to`, for a chouette's decisions); `belongs_to` "
+        "says whether the match is a tournament's or a chouette's board.",
         parameters=[OBJECT_ID, GameQuerySerializer],
         responses={
             200: GameSerializer,

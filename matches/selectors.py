@@ -22,22 +22,26 @@ class Decision(StrEnum):
     """What a game can wait for someone to decide (the API's ``awaiting[].decision``).
 
     Clients are told to ignore values they do not know, so that later ones (answering an
-    offer to resign, a chouette team voting on a double) can be added.
+    offer to resign) can be added.
     """
 
     ROLL = "roll"  # roll, or double first where the cube allows
     MOVE = "move"
     TAKE_OR_DROP = "take_or_drop"
     ACCEPT_DRAW = "accept_draw"  # accept or decline the opponent's offer
+    VOTE = "vote"  # a chouette member agrees to the team's double, or refuses it
 
 
 @dataclass(frozen=True)
 class Awaiting:
-    """One answer a game waits for: whose, and to what."""
+    """One answer a game waits for: whose, to what, and where it is sent: None for an
+    action on the game itself, else the API path of the app that takes it (a chouette's
+    vote or answer, for its board: ``matches.questions.game_awaiting``)."""
 
     player: User
     color: Color
     decision: Decision
+    send_to: str | None = None
 
 
 _TURN_DECISIONS = {

@@ -18,6 +18,7 @@ from rest_framework.fields import empty
 
 from backgammon.api.errors import ErrorSerializer
 
+from . import questions
 from .models import MAX_CUBE_LIMIT, GameEvent, GameMessage, Match, VariantChoice
 from .selectors import Decision
 
@@ -131,6 +132,35 @@ class PlayerSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- matches
 
 
+class PairingPlaceSerializer(serializers.Serializer):
+    stage = serializers.CharField(help_text="`knockout`, `group` or `swiss`.")
+    round = serializers.IntegerField(help_text="The round, from 1.")
+    index = serializers.IntegerField(
+        help_text="The match's place in its round (its bracket slot), or in a group stage "
+        "the group."
+    )
+
+
+@extend_schema_serializer(
+    description="What a match belongs to: a tournament (with the pairing that placed it) "
+    "or a chouette (this match is one game's board: the box against the captain). Null "
+    "for a match of its own. Later versions may add kinds: ignore one you do not know."
+)
+class BelongsToSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["tournament", "chouette"])
+    id = serializers.IntegerField(help_text="The tournament's or the chouette's id.")
+    url = serializers.CharField(
+        help_text="Its API path: `/api/tournaments/{id}/` or `/api/chouettes/{id}/`."
+    )
+    name = serializers.CharField(allow_null=True, help_text="The tournament's name.")
+    pairing = PairingPlaceSerializer(
+        allow_null=True, help_text="A tournament match's place; null for a chouette."
+    )
+    game = serializers.IntegerField(
+        allow_null=True, help_text="The chouette game this match is the board of (1, 2, …)."
+    )
+
+
 class ScoreSerializer(serializers.Serializer):
     white = serializers.IntegerField()
     black = serializers.IntegerField()
@@ -163,6 +193,7 @@ class MatchSerializer(serializers.ModelSerializer):
     result = serializers.ChoiceField(
         choices=Match.Result.choices, allow_blank=True, help_text="Empty while it is played."
     )
+    belongs_to = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -186,9 +217,19 @@ class MatchSerializer(serializers.ModelSerializer):
             "draw_offered_by",
             "created_at",
             "finished_at",
+            "belongs_to",
             "games",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(BelongsToSerializer(allow_null=True))
+    def get_belongs_to(self, match: Match) -> dict[str, Any] | None:
+        """From the view's ``context["belongings"]`` (``matches.questions.belongings``,
+        asked once for a whole list)."""
+        belongings = self.context.get("belongings")
+        if belongings is None:
+            belongings = questions.belongings([match])
+        return questions.belonging_data(belongings.get(match.pk))
 
     @extend_schema_field(ScoreSerializer)
     def get_score(self, match: Match) -> dict[str, int]:
@@ -251,15 +292,29 @@ class TurnSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(
-    description="An answer the game waits for: whose, and to what. `decision` is `roll` "
-    "(roll, or double first where `actions` has `double`), `move`, `take_or_drop` (a "
-    "double was offered) or `accept_draw` (accept or decline the opponent's draw "
-    "offer). Later versions may add decisions: ignore one you do not know."
+    description="An answer the game waits for: whose, to what, and where it is sent. "
+    "`decision` is `roll` (roll, or double first where `actions` has `double`), `move`, "
+    "`take_or_drop` (a double was offered), `accept_draw` (accept or decline the "
+    "opponent's draw offer) or `vote` (a chouette member agrees to the team's double or "
+    "refuses it). Later versions may add decisions: ignore one you do not know.\n\n"
+    "`send_to` is null when the answer is an action on this game (one of `actions`). "
+    "Otherwise the answer is not taken on this game: POST it to `send_to` with this "
+    "game's `ply`, as that endpoint documents: on a chouette's board, "
+    '`/api/chouettes/{id}/vote` (`{"ply", "agree"}`), `/api/chouettes/{id}/answer` (each '
+    "member's answer to the box's double) and `/api/chouettes/{id}/box-answer` (the "
+    'box\'s answer to the team\'s double), both `{"ply", "take"}`.'
 )
 class AwaitingSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The username of whoever must answer.")
-    color = ColorField()
+    color = ColorField(
+        help_text="Their side: on a chouette's board every team member is Black's side."
+    )
     decision = serializers.ChoiceField(choices=[d.value for d in Decision])
+    send_to = serializers.CharField(
+        allow_null=True,
+        help_text="Null: answer with an action on this game. Else the API path to POST "
+        "the answer to, with this game's `ply`.",
+    )
 
 
 @extend_schema_field(
@@ -323,10 +378,15 @@ class ClockSerializer(serializers.Serializer):
 
 @extend_schema_serializer(
     description="The full state of a game, as every GET and action returns it.\n\n"
-    "`awaiting` lists whose answer the game waits for, and to what: the player on turn, "
-    "and the answer to a draw offer. `actions` and `plays` are what the requesting user "
-    "may do now: a bot needs nothing else. Send the `ply` you saw with each action; if "
-    "the game moved on meanwhile you get 409 `stale` and nothing changes.\n\n"
+    "`awaiting` lists whose answer the game waits for, to what, and where: the player on "
+    "turn, and the answer to a draw offer. `actions` and `plays` are what the requesting "
+    "user may do now: a bot needs nothing else. Send the `ply` you saw with each action; "
+    "if the game moved on meanwhile you get 409 `stale` and nothing changes.\n\n"
+    "A chouette's board (`belongs_to.kind` is `chouette`) is played here (rolls, moves, "
+    "resigning), but its cube is the chouette's: `awaiting` names each decision the "
+    "chouette waits for with its `send_to`. While the team votes on its double, or its "
+    "members answer the box's double, the board is `held`: nobody acts on it, its clock "
+    "stops, and `awaiting` lists the votes or answers (or nothing).\n\n"
     "The record (`events`) is listed from ply `events_from` on: all of it for a GET "
     "(unless its `events_from` parameter asks for less); after an action, the plies "
     "that action added, from the one after the `ply` sent."
@@ -356,11 +416,16 @@ class GameSerializer(serializers.Serializer):
     black = PlayerSerializer()
     viewer_color = OptionalColorField(help_text="The requesting user's colour, if a player.")
     turn = TurnSerializer(allow_null=True)
+    held = serializers.BooleanField(
+        help_text="The board waits for decisions taken off it (a chouette's vote or answers): "
+        "nobody acts on it and its clock stops; `awaiting` says whose and where to send them."
+    )
     awaiting = AwaitingSerializer(
         many=True,
         help_text="Every answer the game waits for, the turn's first; empty once it is over. "
-        "A bot answers each entry whose `player` it is.",
+        "A bot answers each entry whose `player` it is, on this game or at its `send_to`.",
     )
+    belongs_to = BelongsToSerializer(allow_null=True)
     dice = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=6),
         min_length=2,

@@ -60,3 +60,21 @@ game_shown = Signal()
 #: vote or answer) moves the same way. kwargs: ``user``, ``before`` (their away intervals
 #: before the change, as ``matches.timecontrol.away_intervals`` gives them), ``now``.
 vacations_changed = Signal()
+
+# --------------------------------------------------------------------------- questions
+# Two signals are questions rather than events: ``matches`` sends them (outside any
+# change) to learn what the apps above it know of a match, and each receiver answers with
+# its return value (``Signal.send`` returns ``[(receiver, answer), ...]``). They are read
+# by ``matches.questions``, which says what an answer holds; no receiver writes anything.
+
+#: What each of ``matches`` belongs to. kwargs: ``matches`` (a list of Match). Each
+#: receiver returns ``{match id: matches.questions.Belonging}`` for the matches that are
+#: its own (a tournament's pairing, a chouette's board), and may leave the rest out.
+match_belongings_asked = Signal()
+
+#: What a chouette's board (``Match.chouette``) waits for, decisions taken off it
+#: included, each with where to send it. Sent for such boards only, so an ordinary game
+#: asks nothing. kwargs: ``game`` (with its match and players loaded). The receiver whose
+#: board it is returns the list of ``matches.selectors.Awaiting`` (replacing the board's
+#: own); any other returns None.
+board_awaiting_asked = Signal()

@@ -56,14 +56,16 @@ def test_a_draw_offer_waits_for_the_opponent_while_turn_stays_with_the_offerer(o
     white, black = match["white"]["username"], match["black"]["username"]
     game_id = match["games"][0]["id"]
     game = get_game(APIClient(), game_id)
-    assert game["awaiting"] == [{"player": white, "color": "white", "decision": "move"}]
+    assert game["awaiting"] == [
+        {"player": white, "color": "white", "decision": "move", "send_to": None}
+    ]
 
     status, game = act(clients[white], game_id, "offer_draw", game["ply"])
     assert status == 200
     assert game["turn"]["username"] == white  # why `turn` alone was not enough
     assert game["awaiting"] == [
-        {"player": white, "color": "white", "decision": "move"},
-        {"player": black, "color": "black", "decision": "accept_draw"},
+        {"player": white, "color": "white", "decision": "move", "send_to": None},
+        {"player": black, "color": "black", "decision": "accept_draw", "send_to": None},
     ]
     # A spectator sees it too; the answerer is offered exactly the answers.
     assert get_game(APIClient(), game_id)["awaiting"] == game["awaiting"]
@@ -72,7 +74,9 @@ def test_a_draw_offer_waits_for_the_opponent_while_turn_stays_with_the_offerer(o
 
     status, game = act(clients[black], game_id, "decline_draw", game["ply"])
     assert status == 200
-    assert game["awaiting"] == [{"player": white, "color": "white", "decision": "move"}]
+    assert game["awaiting"] == [
+        {"player": white, "color": "white", "decision": "move", "send_to": None}
+    ]
 
 
 def test_a_double_waits_for_the_taker_and_a_finished_game_for_nobody(opened) -> None:
@@ -81,9 +85,13 @@ def test_a_double_waits_for_the_taker_and_a_finished_game_for_nobody(opened) -> 
     game_id = match["games"][0]["id"]
     with scripted_dice([3, 1]):
         _, game = act(clients[white], game_id, "move", 1, play="13/7 8/7")
-    assert game["awaiting"] == [{"player": black, "color": "black", "decision": "roll"}]
+    assert game["awaiting"] == [
+        {"player": black, "color": "black", "decision": "roll", "send_to": None}
+    ]
     _, game = act(clients[black], game_id, "double", game["ply"])
-    assert game["awaiting"] == [{"player": white, "color": "white", "decision": "take_or_drop"}]
+    assert game["awaiting"] == [
+        {"player": white, "color": "white", "decision": "take_or_drop", "send_to": None}
+    ]
     _, game = act(clients[white], game_id, "drop", game["ply"])
     assert game["state"] == "finished" and game["awaiting"] == []
 
@@ -111,7 +119,8 @@ def test_the_schema_documents_awaiting() -> None:
     assert schema["Game"]["properties"]["awaiting"]["items"] == {
         "$ref": "#/components/schemas/Awaiting"
     }
-    assert set(schema["DecisionEnum"]["enum"]) == set(ANSWERS)
+    # ``vote`` is a chouette member's, sent to its ``send_to`` (tests/chouettes/test_api_board.py)
+    assert set(schema["DecisionEnum"]["enum"]) == set(ANSWERS) | {"vote"}
     assert "ignore" in schema["Awaiting"]["description"]
 
 
@@ -138,6 +147,7 @@ def test_a_bot_that_follows_awaiting_answers_every_draw_offer(
             waiting = game["awaiting"]
             assert waiting, game
             entry = waiting[-1]  # a draw offer first: play waits for nobody meanwhile
+            assert all(w["send_to"] is None for w in waiting)  # all answered on the game
             client = clients[entry["player"]]
             mine = get_game(client, game["id"])
             assert mine["viewer_color"] == entry["color"]
