@@ -3,7 +3,8 @@
 Modules, each importing only those below it: ``errors``; ``position``;
 ``moves`` (generation) and ``dice``; ``play`` (``Play``, notation,
 ``legal_plays``); ``match`` and ``gnubg_ids``; ``chouette`` (on ``match``
-and ``dice``), ``tournament`` (pairings, on ``errors`` only), ``mat`` and ``jsonio``.
+and ``dice``), ``matching`` (perfect matchings, on ``errors`` only), ``tournament``
+(pairings, on ``matching``), ``mat`` and ``jsonio``.
 
 >>> from gammon import Play, Position, Roll, legal_plays
 >>> start = Position.start()

@@ -35,23 +35,24 @@ The cases the rules leave open, as decided here:
   The ranking: match wins, then head-to-head (wins against the players level on
   match wins, counted once among all of them, not again among those still
   level), then points difference over the group's matches, then the seed.
-- **Swiss.** See :func:`swiss_pair` for exactly what a pairing guarantees, and
-  :func:`swiss_standings` for the tiebreaks. A bye scores as a win.
+- **Swiss.** See :func:`swiss_pair` for exactly what a pairing guarantees (no
+  repeats, the bye, colours, then as many players as possible paired within their
+  score group, from the top), and :func:`swiss_standings` for the tiebreaks. A bye
+  scores as a win.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from gammon.errors import (
     BracketError,
-    NoPairingError,
     TournamentPlayersError,
     TournamentResultError,
 )
+from gammon.matching import first_matching, pair_brackets
 
 __all__ = [
     "Pairing",
@@ -614,28 +615,41 @@ def swiss_pair(
        has a colour three times running. Only when every pairing left puts two
        such players together (a small field, late on) does one of them not get
        their due.
-    4. **Dutch order.** Score groups are paired from the top. First the players
-       left over from the groups above (floaters), best first, each with the
-       best-ranked player of this group they may meet. Then the rest of the group
-       is halved: each player of the top half in turn takes the first player of
-       the bottom half still free that they may meet (1 v n/2+1, 2 v n/2+2, ...
-       when nothing is barred), trying first those not due the same colour as
-       they are (both by a must or by a colour difference), then the top
-       half's lower players. Those still free pair among themselves in order if
-       they can; whoever is left (the lowest of an odd group) floats down.
-       "May meet" means: not met before, rule 3 kept, and the rest still pairable.
-    5. **Colour allocation.** Each gets the colour due (a must, then the colour
+    4. **Score groups.** Players level on score form a score group; a group with
+       the players floating into it from above is a *bracket*, and the brackets
+       are paired from the top. Given the pairs made above it, each bracket
+       floats down as few of its players as the round allows (as many as
+       possible are paired within it); then, of the sets of that size, one with
+       as few as possible of those who floated into it (nobody passes a group
+       they could be paired in); then the lowest ranked. Each set is tried in
+       that order by one matching search of the whole round: kept if the others
+       can pair within the bracket and the floaters with the players below, so
+       this is exact, not a guess. (No look further down: a bracket is not paired
+       worse to help one below it, as in FIDE's Dutch rules.)
+    5. **Dutch order,** within a bracket, for those staying in it: the floaters
+       in, best first, each with the best-ranked player of the group they may
+       meet. Then the rest of the group is halved: each player of the top half in
+       turn takes the first player of the bottom half still free that they may
+       meet (1 v n/2+1, 2 v n/2+2, ... when nothing is barred), trying first
+       those not due the same colour as they are (both by a must or by a colour
+       difference), then the top half's lower players. Those still free pair
+       among themselves in order. "May meet" means: not met before, rule 3 kept,
+       and the rest of the round still pairable as rule 4 decided.
+    6. **Colour allocation.** Each gets the colour due (a must, then the colour
        that evens their difference, then the one they did not have last); when
        both are due the same, the stronger claim wins, then the larger colour
        difference, then the higher ranked. With no history either way (the
        first round), the higher ranked has white on odd boards (1, 3, ...) and
        black on even ones. Boards are in the order of their higher-ranked player.
 
-    Not done, of the full FIDE Dutch rules: the float history (nobody floats two
-    rounds running), the finer order of exchanges between the halves, and the
-    colour rule that looks back for the last round the two had different colours.
-    It costs about one matching search per player paired, each linear in the
-    pairs allowed when, as usual, a perfect matching is one step away.
+    Rules 1 to 4 are checked against every possible pairing of fields up to 12
+    (``tests/gammon/swiss_oracle.py``). Not done, of the full FIDE Dutch rules:
+    the float history (nobody floats two rounds running), the finer order of
+    exchanges between the halves, and the colour rule that looks back for the
+    last round the two had different colours. It costs one matching search per
+    bracket (more only when its first choice of floaters cannot be completed)
+    and one per player paired, each linear in the pairs allowed when, as
+    usual, a perfect matching is one step away (:mod:`gammon.matching`).
 
     >>> table = swiss_standings([1, 2, 3, 4, 5], [MatchResult(1, 3), MatchResult(4, 2)], byes=[5])
     >>> round_2 = swiss_pair(table, [SwissRound((Pairing(1, 3), Pairing(4, 2)), bye=5)])
@@ -670,9 +684,12 @@ def swiss_pair(
         for v in range(n)
     ]
 
-    matching, bye = _first_matching(n, byes, (strict, played))
-    barred = matching.barred
-    pairs = _dutch(n, score, due, barred, matching)
+    matching, bye = first_matching(n, byes, (strict, played))
+
+    def clash(p: int, q: int) -> bool:
+        return due[p][0] == due[q][0] != 0 and min(due[p][1], due[q][1]) >= 2
+
+    pairs = pair_brackets(score, clash, matching.barred, matching)
     pairs.sort(key=min)
     pairings: list[Pairing[P]] = []
     for board, (x, y) in enumerate(pairs):
@@ -709,204 +726,3 @@ def _allocate(
         y_wins = (sy, abs(sum(colours[y]))) > (sx, abs(sum(colours[x])))
         colour_x = -cx if y_wins else cx
     return (x, y) if colour_x == _WHITE else (y, x)
-
-
-def _first_matching(
-    n: int, byes: Sequence[int], graphs: Sequence[Sequence[set[int]]]
-) -> tuple[_Matching, int | None]:
-    """A perfect matching of everyone but the bye, in the first graph of ``graphs`` that has one.
-
-    ``graphs`` give each player's barred opponents, strictest first. With an odd
-    number, the bye is chosen first: the fewest byes, then the strictest graph, then
-    the lowest ranked.
-    """
-    matchings: list[_Matching | None] = []
-    for barred in graphs:
-        matching = _Matching(n, barred)
-        free = matching.maximise()
-        matchings.append(matching if free == n % 2 else None)
-    if n % 2 == 0:
-        for found in matchings:
-            if found is not None:
-                return found, None
-        raise NoPairingError("every pairing of this round repeats a pairing of an earlier one")
-    for fewest in sorted(set(byes)):
-        for found in matchings:
-            if found is None:
-                continue
-            for candidate in reversed(range(n)):
-                if byes[candidate] == fewest and found.drop(candidate):
-                    return found, candidate
-    raise NoPairingError("every pairing of this round repeats a pairing of an earlier one")
-
-
-def _dutch(
-    n: int,
-    score: Sequence[int],
-    due: Sequence[tuple[int, int]],
-    barred: Sequence[set[int]],
-    matching: _Matching,
-) -> list[tuple[int, int]]:
-    """The pairs of the players ``matching`` holds, score group by score group (rule 4)."""
-    unpaired = set(matching.alive)
-    pairs: list[tuple[int, int]] = []
-
-    def pick(p: int, candidates: Iterable[int]) -> bool:
-        for q in candidates:
-            if q in unpaired and q != p and q not in barred[p] and matching.take(p, q):
-                unpaired.difference_update((p, q))
-                pairs.append((p, q))
-                return True
-        return False
-
-    def clash(p: int, q: int) -> bool:
-        return due[p][0] == due[q][0] != 0 and min(due[p][1], due[q][1]) >= 2
-
-    groups: dict[int, list[int]] = {}
-    for v in sorted(unpaired):
-        groups.setdefault(score[v], []).append(v)
-    floaters: list[int] = []
-    for group in groups.values():
-        residents = [v for v in group if v in unpaired]
-        for f in floaters:
-            if f in unpaired:
-                pick(f, [*residents, *floaters])
-        residents = [v for v in residents if v in unpaired]
-        half = len(residents) // 2
-        top, bottom = residents[:half], residents[half:]
-        for k, p in enumerate(top):
-            if p in unpaired:
-                facing = sorted((q for q in bottom if q in unpaired), key=lambda q: clash(p, q))
-                pick(p, [*facing, *top[k + 1 :]])
-        left = [v for v in residents if v in unpaired]
-        for k, p in enumerate(left):
-            if p in unpaired:
-                pick(p, left[k + 1 :])
-        floaters = [v for v in (*floaters, *residents) if v in unpaired]
-    while unpaired:  # never reached: the last group's picks cannot fail
-        p = min(unpaired)
-        if not pick(p, sorted(unpaired)):
-            raise NoPairingError("no pairing found")  # pragma: no cover
-    return pairs
-
-
-class _Matching:
-    """A maximum matching of the players still to pair (``alive``), kept as pairs are taken.
-
-    ``barred[v]`` are the players ``v`` may not meet. Edmonds' blossom search finds
-    an augmenting path, so "can the rest still be paired?" is answered exactly.
-    """
-
-    def __init__(self, n: int, barred: Sequence[set[int]]) -> None:
-        self.n = n
-        self.barred = barred
-        self.alive: set[int] = set(range(n))
-        self.mate = [-1] * n
-
-    def _allowed(self, v: int, u: int) -> bool:
-        return u != v and u not in self.barred[v]
-
-    def maximise(self) -> int:
-        """Make the matching maximum; return how many players it leaves unmatched."""
-        mate = self.mate
-        for v in range(self.n):
-            if mate[v] == -1:
-                for u in range(v + 1, self.n):
-                    if mate[u] == -1 and self._allowed(v, u):
-                        mate[v], mate[u] = u, v
-                        break
-        for v in range(self.n):
-            if mate[v] == -1:
-                self._augment(v)
-        return sum(1 for v in self.alive if mate[v] == -1)
-
-    def take(self, p: int, q: int) -> bool:
-        """Pair ``p`` with ``q`` if the rest can still be perfectly matched; else change nothing."""
-        mate = self.mate
-        if mate[p] == q:
-            self.alive.difference_update((p, q))
-            return True
-        a, b = mate[p], mate[q]
-        self.alive.difference_update((p, q))
-        mate[a] = mate[b] = -1
-        if self._allowed(a, b):
-            mate[a], mate[b] = b, a
-            return True
-        if self._augment(a):
-            return True
-        self.alive.update((p, q))
-        mate[p], mate[a], mate[q], mate[b] = a, p, b, q
-        return False
-
-    def drop(self, c: int) -> bool:
-        """Leave ``c`` out (the bye) if the rest can still be perfectly matched; else no change."""
-        mate = self.mate
-        self.alive.discard(c)
-        a = mate[c]
-        if a == -1:
-            return True
-        mate[a] = mate[c] = -1
-        if self._augment(a):
-            return True
-        self.alive.add(c)
-        mate[a], mate[c] = c, a
-        return False
-
-    def _augment(self, root: int) -> bool:
-        """Grow the matching by an augmenting path from the unmatched ``root``, if one exists."""
-        mate, alive = self.mate, self.alive
-        parent = [-1] * self.n
-        base = list(range(self.n))
-        used = [False] * self.n
-        used[root] = True
-        queue = deque([root])
-
-        def lca(a: int, b: int) -> int:
-            seen = [False] * self.n
-            while True:
-                a = base[a]
-                seen[a] = True
-                if mate[a] == -1:
-                    break
-                a = parent[mate[a]]
-            while True:
-                b = base[b]
-                if seen[b]:
-                    return b
-                b = parent[mate[b]]
-
-        def mark(v: int, stem: int, child: int, blossom: list[bool]) -> None:
-            while base[v] != stem:
-                blossom[base[v]] = blossom[base[mate[v]]] = True
-                parent[v] = child
-                child = mate[v]
-                v = parent[mate[v]]
-
-        while queue:
-            v = queue.popleft()
-            for to in [u for u in alive if self._allowed(v, u)]:
-                if base[v] == base[to] or mate[v] == to:
-                    continue
-                if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
-                    stem = lca(v, to)
-                    blossom = [False] * self.n
-                    mark(v, stem, to, blossom)
-                    mark(to, stem, v, blossom)
-                    for u in alive:
-                        if blossom[base[u]]:
-                            base[u] = stem
-                            if not used[u]:
-                                used[u] = True
-                                queue.append(u)
-                elif parent[to] == -1:
-                    parent[to] = v
-                    if mate[to] == -1:
-                        while to != -1:
-                            back = parent[to]
-                            onward = mate[back]
-                            mate[to], mate[back] = back, to
-                            to = onward
-                        return True
-                    used[mate[to]] = True
-                    queue.append(mate[to])
-        return False
