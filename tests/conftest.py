@@ -22,6 +22,7 @@ from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
+from tests import records
 from tests.bot_games import BotGames
 from tests.factories import UserFactory
 
@@ -202,6 +203,76 @@ def _isolated_cache_and_eager_tasks(
         app.conf.task_always_eager = previous
         if request.node.get_closest_marker("redis") is None:
             django_cache.clear()
+
+
+@pytest.fixture
+def drifted() -> None:
+    """Asked for by a test that corrupts a record on purpose, or seeds counters or
+    ratings by hand: the record checks below do not run after it."""
+
+
+@pytest.fixture(autouse=True)
+def _the_records_agree(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every test that used the database and left a game or a chouette behind,
+    whatever it asserted itself: every game follows from its record (``replay_games``),
+    every chouette from its decisions, with points that sum to zero
+    (``replay_chouettes``), and every counter and rating from the finished games and
+    matches (``recount_stats``). Features run together; so do their checks."""
+    if request.node.get_closest_marker("django_db") is None or "drifted" in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("db")  # so that this runs before the database rolls back
+    yield
+    call = getattr(request.node, "report_of_call", None)
+    try:
+        if call is not None and call.failed:
+            return  # the test's own failure says enough
+        if connection.needs_rollback:
+            return  # the test ended on a database error it expected: nothing can be read
+        assert_the_records_agree()
+    finally:
+        records.forget()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.report_of_call = report  # type: ignore[attr-defined]
+    return report
+
+
+def assert_the_records_agree() -> None:
+    """The three record checks of ``replay_games``, ``replay_chouettes`` and
+    ``recount_stats``, as assertions naming what differs."""
+    from django.db.models import Prefetch, Sum
+
+    from chouettes.models import Chouette
+    from chouettes.replay import chouette_differences
+    from matches.models import Game, GameEvent
+    from matches.replay import game_differences
+    from stats.recount import stats_differences
+
+    games = Game.objects.select_related("match").prefetch_related(
+        Prefetch("events", queryset=GameEvent.objects.order_by("ply"))
+    )
+    problems = [
+        f"game {game.pk}: {problem}"
+        for game in games.exclude(pk__in=records.GAMES)
+        for problem in game_differences(game, game.events.all())
+    ]
+    for chouette in Chouette.objects.all():
+        problems += [f"chouette {chouette.pk}: {p}" for p in chouette_differences(chouette)]
+        total = chouette.seats.aggregate(total=Sum("points"))["total"] or 0
+        if total:
+            problems.append(f"chouette {chouette.pk}: its points sum to {total}")
+    if Game.objects.exists() and not records.COUNTERS:
+        problems += [
+            f"recount_stats: {d}"
+            for d in stats_differences()
+            if not (d.player_id in records.RATINGS and d.key.startswith("stats."))
+        ]
+    assert not problems, "the records disagree:\n" + "\n".join(problems)
 
 
 def shared_by_the_module(django_db_blocker: Any, build: Callable[[], T]) -> Iterator[T]:

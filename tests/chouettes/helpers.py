@@ -15,6 +15,7 @@ from gammon import FixedDice, Position
 from gammon import chouette as rules
 from matches import record, turns
 from matches.models import Game
+from tests import records
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 NAMES = ("ann", "bob", "cy", "di", "ed", "flo", "gus", "hal")
@@ -103,6 +104,7 @@ class Table:
 
     def set_board(self, white: dict[int, int], black: dict[int, int]) -> None:
         """Put the board in a chosen position (the same turn and dice)."""
+        records.game_made_by_hand(self.board.pk)
         Game.objects.filter(pk=self.board.pk).update(board=board_of(white, black))
 
 

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from chouettes.models import Decision, Message
 from matches.models import Game
+from tests import records
 from tests.factories import UserFactory
 from tests.matches.api_helpers import scripted_dice, snapshot, token_client
 
@@ -95,6 +96,7 @@ def test_a_chouette_game_played_through_the_api() -> None:
     )
     assert team_talk.status_code == 403 and Message.objects.count() == 2
 
+    records.game_made_by_hand(board)
     Game.objects.filter(pk=board).update(board=board_of({13: 15}, {1: 1}))
     with scripted_dice([4, 2]):
         bob.post(f"games/{board}/move", {"ply": ply, "play": "1/off"})

@@ -19,6 +19,7 @@ from chouettes.models import Chouette
 from gammon import FixedDice
 from matches import record
 from matches.models import Game
+from tests import records
 from tests.chouettes.helpers import board_of
 from tests.factories import UserFactory
 
@@ -69,6 +70,7 @@ def test_three_players_set_up_and_play_a_chouette_game_on_the_website(
 
     board = Game.objects.get(match__chouette_game__chouette=chouette)
     # Near the end: the team (Black) has two checkers on its 6 point, the box five on its 1.
+    records.game_made_by_hand(board.pk)
     Game.objects.filter(pk=board.pk).update(board=board_of(white={1: 5}, black={6: 2}))
 
     captain, member = pages["bob"], pages["cy"]

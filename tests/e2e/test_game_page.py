@@ -17,6 +17,7 @@ from accounts.models import User
 from gammon import FixedDice, SeededDice
 from matches import record, turns
 from matches.models import Game
+from tests import records
 from tests.factories import UserFactory
 
 from .helpers import game_url, shoot
@@ -206,6 +207,7 @@ def test_a_double_click_bears_a_checker_off_with_both_dice(new_page, monkeypatch
     sides = (home, far) if game.turn_color == Color.WHITE else (far, home)
     position = Position.from_sides(*sides)
     stored = {"points": list(position.points), "bar": list(position.bar), "off": list(position.off)}
+    records.game_made_by_hand(game.pk)
     Game.objects.filter(pk=game.pk).update(board=stored)  # a test position (setup only)
     page = new_page(user=mover)
     page.goto(game_url(game))

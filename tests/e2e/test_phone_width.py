@@ -22,6 +22,7 @@ from matches import record
 from notifications.models import Notification
 from notifications.outbox import notify
 from stats.models import LEADERBOARD_MIN_MATCHES, PlayerStats
+from tests import records
 from tests.factories import UserFactory
 from tests.stats.helpers import match_resign
 
@@ -102,6 +103,7 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
         match=playing,
     )
     for user in (me, *others):
+        records.rating_set_by_hand(user.pk)  # on the leaderboard without its matches
         PlayerStats.objects.update_or_create(
             player=user,
             defaults={"rated_matches": LEADERBOARD_MIN_MATCHES, "last_active_at": now},

@@ -18,6 +18,7 @@ from matches import clock, endings, timecontrol
 from matches.models import Game, GameEvent, Match, Vacation
 from notifications import reminders
 from notifications.models import Notification
+from tests import records
 from tests.matches.clock_helpers import NOW, start_game, white_opens
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +109,7 @@ def test_a_money_time_out_loses_the_game_as_a_gammon_at_the_cube(
 ) -> None:
     game = start_game(monkeypatch, player, opponent, 3, 1, 4, 2, length=0, cube_limit=None)
     game = white_opens(monkeypatch, game, player, NOW)
+    records.game_made_by_hand(game.pk)
     Game.objects.filter(pk=game.pk).update(cube_value=2, cube_owner=1)
     game = endings.game_time_out(game_id=game.pk, now=NOW + 3 * DAY)
     assert game is not None and game.points == 4

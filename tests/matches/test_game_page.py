@@ -16,6 +16,7 @@ from challenges import services as challenge_services
 from gammon import FixedDice, Position, SeededDice
 from matches import record, turns
 from matches.models import Game
+from tests import records
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,7 @@ def test_spectators_and_the_waiting_player_get_no_board_data(game: Game, outside
 
 def test_a_forced_play_is_one_button(game: Game) -> None:
     position = Position.from_sides({1: 14, 25: 1}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
+    records.game_made_by_hand(game.pk)
     game.set_position(position)
     game.save()
     mover = game.match.player(game.turn_color)

@@ -97,7 +97,9 @@ def test_bot_matches_with_doubles_resignations_and_draws_replay_exactly(
     assert output.endswith(f"{Game.objects.count()} games checked, 0 differ\n")
 
 
-def test_a_tampered_board_is_reported_and_the_command_fails(player: User, opponent: User) -> None:
+def test_a_tampered_board_is_reported_and_the_command_fails(
+    player: User, opponent: User, drifted: None
+) -> None:
     match = new_match(player, opponent, length=3)
     game = play_actions(match, random.Random(2), 12)
     points = list(game.board["points"])
@@ -117,7 +119,7 @@ def test_a_tampered_board_is_reported_and_the_command_fails(player: User, oppone
     [("turn", 1, "turn"), ("cube_value", 2, "cube_value"), ("ply", 99, "ply")],
 )
 def test_each_compared_field_is_checked(
-    player: User, opponent: User, field: str, value: int, reported: str
+    player: User, opponent: User, field: str, value: int, reported: str, drifted: None
 ) -> None:
     game = new_match(player, opponent).current_game
     assert game is not None
@@ -128,7 +130,9 @@ def test_each_compared_field_is_checked(
     assert [line.split(":")[0] for line in game_differences(game)] == [reported]
 
 
-def test_an_illegal_move_in_the_record_is_reported(player: User, opponent: User) -> None:
+def test_an_illegal_move_in_the_record_is_reported(
+    player: User, opponent: User, drifted: None
+) -> None:
     game = new_match(player, opponent).current_game
     assert game is not None
     GameEvent.objects.create(

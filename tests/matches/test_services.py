@@ -25,6 +25,7 @@ from gammon import Color, FixedDice, Position
 from matches import chat, endings, record, turns
 from matches.models import Game, Match
 from matches.signals import game_finished, match_finished
+from tests import records
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +129,7 @@ def refused(
 
 def set_board(game: Game, **fields: Any) -> Game:
     """Put the game in a test position (a test's setup; play never writes rows directly)."""
+    records.game_made_by_hand(game.pk)
     Game.objects.filter(pk=game.pk).update(**fields)
     game.refresh_from_db()
     return game

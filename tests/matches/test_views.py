@@ -15,6 +15,7 @@ from gammon import Color, FixedDice, Position
 from matches import record
 from matches.forms import GameActionForm
 from matches.models import Game, GameEvent, Match
+from tests import records
 
 pytestmark = pytest.mark.django_db
 
@@ -380,6 +381,7 @@ def _set_up_a_pass_for_black(game: Game) -> None:
     position = Position.from_sides(
         {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 13: 3}, {25: 1, 13: 14}, turn=Color.WHITE
     )
+    records.game_made_by_hand(game.pk)
     game.set_position(position)
     game.save()
 
@@ -447,6 +449,7 @@ def test_swapped_dice_stay_with_their_game_and_roll(game: Game, scripted) -> Non
 
     assert dice_shown(game.pk) == ["1", "3"]
     assert dice_shown(other.pk) == ["6", "2"]
+    records.game_made_by_hand(game.pk)
     Game.objects.filter(pk=game.pk).update(ply=game.ply + 1)  # the game moved on
     assert dice_shown(game.pk) == ["3", "1"]
 

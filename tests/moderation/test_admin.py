@@ -26,6 +26,7 @@ from moderation import services
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.permissions import MODERATOR_PERMISSIONS, MODERATORS_GROUP
 from notifications.models import Notification, TimeoutWarning
+from tests import records
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -536,12 +537,14 @@ def test_the_index_shows_the_work_waiting(
         reporter=player, reported=opponent, category="dispute", text="?", game=game, now=now
     )
     late = UserFactory(username="late")
+    records.counters_made_by_hand()  # finished games written past the receivers
     for _ in range(3):
         m = Match.objects.create(white=late, black=player, created_at=now)
-        Game.objects.create(
+        made = Game.objects.create(
             match=m, number=1, turn=0, state="finished", termination="timeout",
             started_at=now, updated_at=now, finished_at=now - timedelta(days=1),
         )  # fmt: skip
+        records.game_made_by_hand(made.pk)
     response = moderator_client.get(reverse("admin:index"))
     overview = response.context["request"]  # the template tag reads the request
     assert overview is not None
@@ -566,6 +569,8 @@ def _rows(n: int, moderator: User) -> None:
         game = Game.objects.create(
             match=match, number=1, turn=0, started_at=now, updated_at=now, deadline_at=now
         )
+        records.game_made_by_hand(game.pk)
+        records.counters_made_by_hand()  # an opening roll written past the receivers
         GameEvent.objects.create(game=game, ply=1, kind="opening", color=0, die1=3, die2=1,
                                  created_at=now)  # fmt: skip
         Challenge.objects.create(challenger=a, opponent=b, created_at=now, expires_at=now)

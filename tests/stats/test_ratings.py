@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.models import User
 from stats import selectors
 from stats.models import PlayerStats, RatingHistory
+from tests import records
 from tests.factories import UserFactory
 from tests.stats.helpers import match_draw, match_resign, match_start
 
@@ -44,6 +45,8 @@ def test_a_second_match_uses_the_new_ratings_and_experience(player: User, oppone
 def test_experienced_equal_players_move_two_points(player: User, opponent: User) -> None:
     PlayerStats.objects.create(player=player, experience=400)
     PlayerStats.objects.create(player=opponent, experience=500)
+    records.rating_set_by_hand(player.pk)
+    records.rating_set_by_hand(opponent.pk)
     match_resign(match_start(player, opponent, length=1), player)
     assert rating(opponent).rating == 1502.0
     assert rating(player).rating == 1498.0
@@ -52,6 +55,8 @@ def test_experienced_equal_players_move_two_points(player: User, opponent: User)
 def test_a_five_point_match_scales_with_its_square_root(player: User, opponent: User) -> None:
     PlayerStats.objects.create(player=player, experience=1000)
     PlayerStats.objects.create(player=opponent, experience=1000)
+    records.rating_set_by_hand(player.pk)
+    records.rating_set_by_hand(opponent.pk)
     match_resign(match_start(player, opponent, length=5), opponent)
     assert rating(player).rating == pytest.approx(1500 + 2 * math.sqrt(5))
     assert rating(player).experience == 1005

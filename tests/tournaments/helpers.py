@@ -18,6 +18,7 @@ from matches.bots import bot_act
 from matches.models import Match
 from moderation.permissions import MODERATORS_GROUP
 from stats.models import PlayerStats
+from tests import records
 from tests.factories import UserFactory
 from tournaments import advance, creation, registration
 from tournaments.models import Entry, Pairing, Tournament
@@ -47,6 +48,7 @@ def players(count: int) -> list[User]:
     for k in range(1, count + 1):
         user = UserFactory(username=f"p{k:02d}")
         PlayerStats.objects.create(player=user, rating=1800 - 10 * k)
+        records.rating_set_by_hand(user.pk)
         users.append(user)
     return users
 
