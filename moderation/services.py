@@ -447,7 +447,7 @@ def chouette_message_hide(
 ) -> ChouetteMessage:
     """Hide a chouette message from the players; its author is told."""
     reason = _reason(reason)
-    stakes.refuse(stakes.in_chouette(moderator, message.chouette_id), stakes.SITS_AT_CHOUETTE)
+    stakes.refuse(stakes.in_chouette(moderator, message.chouette), stakes.SITS_AT_CHOUETTE)
     message = chouette_services.message_hide(message_id=message.pk, moderator=moderator, now=now)
     audit(
         actor=moderator,
@@ -687,7 +687,6 @@ def tournament_cancel(
     """Cancel ``tournament``: its matches in play are cancelled as if never played, and
     every player is told (by the tournament's own notice)."""
     reason = _reason(reason)
-    stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
     tournament = tournament_directing.tournament_cancel(
         tournament_id=tournament.pk, actor=moderator, reason=reason, now=now
     )
@@ -714,7 +713,6 @@ def tournament_replace_player(
     """Put ``replacement`` in ``player``'s place before their first match is under way;
     both are told."""
     reason = _reason(reason)
-    stakes.refuse(stakes.in_tournament(moderator, tournament), stakes.ENTERED_TOURNAMENT)
     _check_target(moderator, player)
     entry = tournament_directing.entry_replace(
         tournament_id=tournament.pk, actor=moderator, player=player, by=replacement, now=now

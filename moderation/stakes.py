@@ -5,7 +5,8 @@ No one moderates a game they play. A moderator (a superuser too) has a stake in:
 - a match they play, or whose board belongs to a chouette they sit at, or that belongs to
   a tournament they entered (its result moves their own standing);
 - a chouette in which they hold a seat, of any status: its games settled their points;
-- a tournament they entered, whatever became of the entry;
+- a tournament they entered, whatever became of the entry (``tournaments.directing``
+  refuses that one, for its directors too);
 - a player they are playing now: a match in play between them, a chouette in play where
   both sit, a tournament in play that both entered. Warning or suspending an opponent
   would stop or weaken the other side of the moderator's own game.
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from backgammon.errors import Forbidden
+from chouettes import selectors as chouette_selectors
 from chouettes.models import Chouette, Seat
 from matches.models import Match
 from tournaments.models import Entry, Tournament
@@ -31,8 +33,6 @@ _CHOUETTE_IN_PLAY = (Chouette.Status.OPEN, Chouette.Status.PLAYING)
 _TOURNAMENT_IN_PLAY = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
 #: An entry still in the running (its tournament's results still move it).
 _STILL_IN = (Entry.Status.REGISTERED, Entry.Status.PLAYING)
-#: A seat that was taken (an invitation not yet accepted is no stake).
-_TAKEN = (Seat.Status.SEATED, Seat.Status.LEFT, Seat.Status.REMOVED)
 
 
 def in_match(user: User, match: Match) -> bool:
@@ -41,21 +41,15 @@ def in_match(user: User, match: Match) -> bool:
         return True
     if match.chouette:
         return Seat.objects.filter(
-            player=user, status__in=_TAKEN, chouette__games__match=match
+            player=user, status__in=chouette_selectors.TAKEN, chouette__games__match=match
         ).exists()
     return Entry.objects.filter(player=user, tournament__pairings__match=match).exists()
 
 
-def in_chouette(user: User, chouette: Chouette | int) -> bool:
-    """Whether ``user`` holds, or held, a seat at ``chouette``."""
-    chouette_id = chouette if isinstance(chouette, int) else chouette.pk
-    return Seat.objects.filter(player=user, status__in=_TAKEN, chouette_id=chouette_id).exists()
-
-
-def in_tournament(user: User, tournament: Tournament | int) -> bool:
-    """Whether ``user`` entered ``tournament`` (an entry of any status)."""
-    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    return Entry.objects.filter(player=user, tournament_id=tournament_id).exists()
+def in_chouette(user: User, chouette: Chouette) -> bool:
+    """Whether ``user`` holds, or held, a seat at ``chouette`` (the seat by which the
+    chouettes app itself reads them as a player, not a moderator)."""
+    return chouette_selectors.seat_of(chouette, user) is not None
 
 
 def against(user: User, other: User) -> bool:
@@ -93,9 +87,6 @@ PLAYS_MATCH = gettext_lazy(
     "another moderator must deal with it."
 )
 SITS_AT_CHOUETTE = gettext_lazy("You sit at this chouette: another moderator must deal with it.")
-ENTERED_TOURNAMENT = gettext_lazy(
-    "You play in this tournament: another moderator must deal with it."
-)
 PLAYS_AGAINST = gettext_lazy(
     "You are playing this player now: another moderator must deal with it."
 )
