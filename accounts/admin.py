@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.names import display_name_check, username_check
+from accounts.services import user_api_token_revoke
 
 
 class UserChangeForm(auth_forms.UserChangeForm):
@@ -15,6 +16,17 @@ class UserChangeForm(auth_forms.UserChangeForm):
 
     def clean_display_name(self) -> str:
         return display_name_check(self.cleaned_data["display_name"], user=self.instance)
+
+
+class PasswordChangeForm(auth_forms.AdminPasswordChangeForm):
+    """A staff member's new password for a player revokes the player's API token, as the
+    player's own change or reset does (:func:`accounts.services.user_password_set`)."""
+
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit=commit)
+        if commit:
+            user_api_token_revoke(user=user)
+        return user
 
 
 class UserCreationForm(auth_forms.AdminUserCreationForm):
@@ -28,6 +40,7 @@ class UserCreationForm(auth_forms.AdminUserCreationForm):
 class UserAdmin(BaseUserAdmin):
     form = UserChangeForm
     add_form = UserCreationForm
+    change_password_form = PasswordChangeForm
     list_display = ["username", "email", "display_name", "language", "is_active", "date_joined"]
     list_filter = ["is_active", "is_staff", "language", "notify", "date_joined"]
     search_fields = ["username", "email", "display_name"]

@@ -8,7 +8,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +161,19 @@ def test_the_session_hash_is_djangos_until_the_player_logs_out_everywhere(player
     assert player.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(player)
     player.session_epoch = 1
     assert player.get_session_auth_hash() != AbstractBaseUser.get_session_auth_hash(player)
+
+
+def test_a_password_set_by_a_superuser_in_the_admin_revokes_the_token(player: User) -> None:
+    key = Token.objects.create(user=player).key
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    admin = Client()
+    admin.force_login(root)
+    response = admin.post(
+        reverse("admin:auth_user_password_change", args=[player.pk]),
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    player.refresh_from_db()
+    assert player.check_password(NEW_PASSWORD)
+    assert not Token.objects.filter(user=player).exists()
+    assert _api_status(key) == 401
