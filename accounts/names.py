@@ -25,6 +25,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -36,6 +37,17 @@ BOT_WORDS = ("gnubg", "gnubackgammon")
 def username_normalize(username: str) -> str:
     """The stored form of a username: NFKC, as ``AbstractBaseUser.normalize_username``."""
     return unicodedata.normalize("NFKC", username)
+
+
+def users_named(name: str) -> QuerySet[User]:
+    """The user (one at most) whose username is ``name`` as a reader would type it: any
+    case, any width. Longer than any username, it names no one (SQLite refuses a LIKE
+    pattern of thousands of characters: that would be a 500)."""
+    name = username_normalize(name.strip())
+    limit = User._meta.get_field("username").max_length or 150
+    if not name or len(name) > limit:
+        return User.objects.none()
+    return User.objects.filter(username__iexact=name)
 
 
 def name_skeleton(name: str) -> str:

@@ -11,7 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.models import User
+from accounts.names import users_named
 from accounts.requests import signed_in_user
 from backgammon.api.views import APIView
 from backgammon.errors import InvalidAction
@@ -61,7 +61,7 @@ class ChallengeListView(APIView):
         username = data.pop("opponent")
         opponent = None
         if username is not None:
-            opponent = User.objects.filter(username=username, is_active=True).first()
+            opponent = users_named(username).filter(is_active=True).first()
             if opponent is None:
                 raise InvalidAction(
                     _("There is no player called %(name)s."), code="opponent", name=username

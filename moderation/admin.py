@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.models import User
+from accounts.names import users_named
 from accounts.requests import signed_in_user
 from backgammon.admin_base import ReadOnlyAdmin, admin_link, is_superuser, short
 from backgammon.errors import ServiceError
@@ -432,7 +433,7 @@ class ModeratedChouetteAdmin(ActionViewsMixin, ChouetteAdmin):
 
     def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         data = form.cleaned_data
-        player = User.objects.filter(username=data["username"].strip()).first()
+        player = users_named(data["username"]).first()
         if player is None:
             raise ServiceError(_("No player has that username."))
         seat = services.chouette_remove_player(
@@ -523,7 +524,7 @@ admin.site.unregister(Tournament)
 
 
 def _player(username: str) -> User:
-    player = User.objects.filter(username=username.strip()).first()
+    player = users_named(username).first()
     if player is None:
         raise ServiceError(_("No player has that username."))
     return player

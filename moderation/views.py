@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.names import users_named
 from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 from backgammon.inputs import positive_int
@@ -36,7 +36,7 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
     (:func:`moderation.selectors.report_subject`): a refusal is a page with the reason
     and the error's status, never the message's text.
     """
-    reported = get_object_or_404(User, username=username)
+    reported = get_object_or_404(users_named(username))
     user = signed_in_user(request)
     try:
         subject = selectors.report_subject(

@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.models import User
+from accounts.names import users_named
 from backgammon.api.views import APIView, UserLanguageMixin
 
 from . import selectors
@@ -201,7 +201,7 @@ class PlayerRecordView(_Public):
         description="A player's record, rating and rating history.",
     )
     def get(self, request: Request, username: str) -> Response:
-        player = get_object_or_404(User, username=username, is_active=True)
+        player = get_object_or_404(users_named(username), is_active=True)
         return Response(PlayerRecordSerializer(selectors.player_record(player)).data)
 
 
@@ -253,5 +253,5 @@ class PlayerDiceStatsView(_Public):
         description="The dice thrown for one player, with the same tests of fairness.",
     )
     def get(self, request: Request, username: str) -> Response:
-        player = get_object_or_404(User, username=username, is_active=True)
+        player = get_object_or_404(users_named(username), is_active=True)
         return Response(DiceStatsSerializer(selectors.dice_stats(player)).data)

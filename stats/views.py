@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from accounts.models import User
+from accounts.names import users_named
 from bots.services import bots_available
 from matches.models import VariantChoice
 from matches.selectors import matches_of
@@ -47,7 +47,7 @@ def dice(request: HttpRequest) -> HttpResponse:
 
 
 def player_dice(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username=username, is_active=True)
+    player = get_object_or_404(users_named(username), is_active=True)
     return render(
         request, "stats/dice.html", {"dice": selectors.dice_stats(player), "player": player}
     )
@@ -57,7 +57,7 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public page: their matches, record, ratings and rating chart, and their
     chouettes. It lives here, at the top of the apps it reads (accounts, matches,
     chouettes, stats), so that none of them imports an app above it."""
-    player = get_object_or_404(User, username=username, is_active=True)
+    player = get_object_or_404(users_named(username), is_active=True)
     context: dict[str, object] = {"player": player, "matches": matches_of(player)}
     context.update(selectors.player_page_context(player))
     context.update(selectors.player_chouettes_context(player))

@@ -196,3 +196,21 @@ def test_the_migration_normalises_names_and_renames_a_clash(db: None) -> None:
     assert names[older.pk] == "bob"
     assert names[newer.pk] == f"bob-{newer.pk}"
     assert names[kept.pk] == "carol"
+
+
+def test_a_player_is_found_by_their_name_in_any_case_or_width(
+    player_client: Client, player: User, opponent: User
+) -> None:
+    """Names are unique whatever their case, so every place that takes one finds its
+    player as a reader types it: the public pages, the report form, an API challenge."""
+    typed = "ＢＯＢ"  # bob, in fullwidth capitals
+    assert Client().get(reverse("player_detail", args=[typed])).status_code == 200
+    assert Client().get(f"/api/stats/players/{typed}/").status_code == 200
+    assert player_client.get(reverse("report_new", args=[typed])).status_code == 200
+    token = Client()
+    token.force_login(player)
+    made = token.post("/api/challenges/", {"opponent": "BOB"}, content_type="application/json")
+    assert made.status_code == 201, made.content
+    assert made.json()["opponent"] == "bob"
+    too_long = "b" * 100_000
+    assert Client().get(reverse("player_detail", args=[too_long])).status_code == 404
