@@ -1,7 +1,7 @@
 """What moderators may do to a match or a game: award, draw or cancel it, or give
 the player on turn more time.
 
-``moderation.services`` calls these, writes the audit entry and tells the players;
+``moderation.rulings`` calls these, writes the audit entry and tells the players;
 here is only what changes the game.
 """
 

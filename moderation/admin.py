@@ -8,7 +8,8 @@ are read-only for everyone; superusers may change the rest.
 
 Each app registers the admin of its own models (``accounts``, ``matches``,
 ``challenges``, ``notifications``). The moderators' actions write the audit log
-(``moderation.services``), and the apps below may not import ``moderation``. So this
+(``moderation.players``, ``rulings`` and ``reports``), and the apps below may not import
+``moderation``. So this
 module takes the User, Match and GameMessage admins they registered and registers a
 subclass of each in their place (``admin.site.unregister`` + ``register``), adding the
 action forms, the reports and the moderation history. The arrows stay one way:
@@ -56,7 +57,7 @@ from matches.models import GameMessage, Match, Vacation
 from tournaments.admin import TournamentAdmin
 from tournaments.models import Tournament
 
-from . import selectors, services
+from . import audit, players, reports, rulings, selectors
 from .forms import (
     AdjudicateForm,
     ExtendDeadlineForm,
@@ -202,15 +203,15 @@ class PlayerAdmin(ActionViewsMixin, UserAdmin):
         now = timezone.now()
         reason = form.cleaned_data["reason"]
         if name == "warn":
-            services.user_warn(moderator=moderator, user=obj, reason=reason, now=now)
+            players.user_warn(moderator=moderator, user=obj, reason=reason, now=now)
             return str(_("The player has been warned."))
         if name == "suspend":
             assert isinstance(form, SuspendForm)
-            services.user_suspend(
+            players.user_suspend(
                 moderator=moderator, user=obj, reason=reason, now=now, duration=form.duration()
             )
             return str(_("The player has been suspended."))
-        services.user_lift_suspension(moderator=moderator, user=obj, reason=reason, now=now)
+        players.user_lift_suspension(moderator=moderator, user=obj, reason=reason, now=now)
         return str(_("The suspension has been lifted."))
 
     @admin.display(description=_("Suspension"))
@@ -345,7 +346,7 @@ class ModeratedMatchAdmin(ActionViewsMixin, MatchAdmin):
         now = timezone.now()
         data = form.cleaned_data
         if name == "adjudicate":
-            services.match_adjudicate(
+            rulings.match_adjudicate(
                 moderator=moderator,
                 match=obj,
                 decision=data["decision"],
@@ -356,7 +357,7 @@ class ModeratedMatchAdmin(ActionViewsMixin, MatchAdmin):
         game = obj.current_game
         if game is None:
             raise ServiceError(_("This match has no game."))
-        services.game_extend_deadline(
+        rulings.game_extend_deadline(
             moderator=moderator,
             game=game,
             extra=timedelta(hours=data["hours"]),
@@ -400,7 +401,7 @@ class ModeratedGameMessageAdmin(ActionViewsMixin, GameMessageAdmin):
         return not obj.hidden
 
     def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
-        services.game_message_hide(
+        rulings.game_message_hide(
             moderator=moderator,
             message=obj,
             reason=form.cleaned_data["reason"],
@@ -436,7 +437,7 @@ class ModeratedChouetteAdmin(ActionViewsMixin, ChouetteAdmin):
         player = users_named(data["username"]).first()
         if player is None:
             raise ServiceError(_("No player has that username."))
-        seat = services.chouette_remove_player(
+        seat = rulings.chouette_remove_player(
             moderator=moderator,
             chouette=obj,
             player=player,
@@ -468,7 +469,7 @@ class ModeratedChouetteMessageAdmin(ActionViewsMixin, ChouetteMessageAdmin):
         return not obj.hidden
 
     def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
-        services.chouette_message_hide(
+        rulings.chouette_message_hide(
             moderator=moderator, message=obj, reason=form.cleaned_data["reason"], now=timezone.now()
         )
         return str(_("The message has been hidden."))
@@ -483,7 +484,7 @@ class AuditedVacationForm(VacationForm):
     reason = forms.CharField(
         label=_("Reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
-        max_length=services.MAX_REASON,
+        max_length=audit.MAX_REASON,
         help_text=_("Required. Kept in the audit log."),
     )
 
@@ -498,7 +499,7 @@ class AuditedVacationAdmin(VacationAdmin):
 
     def save_model(self, request: HttpRequest, obj: Vacation, form: Any, change: bool) -> None:
         data = form.cleaned_data
-        services.vacation_change(
+        rulings.vacation_change(
             moderator=signed_in_user(request),
             vacation_id=obj.pk,
             start=data["start"],
@@ -508,14 +509,14 @@ class AuditedVacationAdmin(VacationAdmin):
         )
 
     def delete_model(self, request: HttpRequest, obj: Vacation) -> None:
-        services.vacation_delete(
+        rulings.vacation_delete(
             moderator=signed_in_user(request), vacation_id=obj.pk, now=timezone.now()
         )
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Vacation]) -> None:
         now, moderator = timezone.now(), signed_in_user(request)
         for pk in list(queryset.values_list("pk", flat=True)):
-            services.vacation_delete(moderator=moderator, vacation_id=pk, now=now)
+            rulings.vacation_delete(moderator=moderator, vacation_id=pk, now=now)
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -553,11 +554,11 @@ class ModeratedTournamentAdmin(ActionViewsMixin, TournamentAdmin):
     def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         data = form.cleaned_data
         if name == "cancel":
-            services.tournament_cancel(
+            rulings.tournament_cancel(
                 moderator=moderator, tournament=obj, reason=data["reason"], now=timezone.now()
             )
             return str(_("The tournament has been cancelled."))
-        services.tournament_replace_player(
+        rulings.tournament_replace_player(
             moderator=moderator,
             tournament=obj,
             player=_player(data["username"]),
@@ -648,7 +649,7 @@ class ReportAdmin(ActionViewsMixin, admin.ModelAdmin):
 
     def do_action(self, moderator: User, name: str, obj: Any, form: forms.Form) -> str:
         dismiss = form.cleaned_data["outcome"] == "dismiss"
-        services.report_close(
+        reports.report_close(
             moderator=moderator,
             report=obj,
             note=form.cleaned_data["note"],

@@ -6,8 +6,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .audit import MAX_REASON
 from .models import Report
-from .services import MAX_REASON, Decision
+from .rulings import Decision
 
 
 class ReasonForm(forms.Form):

@@ -1,8 +1,8 @@
 """Reports, suspensions, warnings and the audit log of every moderator's action (issue 6).
 
-Rows here are written only by :mod:`moderation.services`; the admin shows them and
-calls those services. Game messages live in ``matches`` (``matches.GameMessage``):
-they are part of correspondence play.
+Rows here are written only by the moderators' actions (:mod:`moderation.audit`); the
+admin shows them and calls those actions. Game messages live in ``matches``
+(``matches.GameMessage``): they are part of correspondence play.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Report(models.Model):
 class AuditEntry(models.Model):
     """One moderator's action: who, what (a dotted name), to whom, why and when.
 
-    Append-only: only :func:`moderation.services.audit` writes it, and no admin can
+    Append-only: only :func:`moderation.audit.audit` writes it, and no admin can
     add, change or delete one.
     """
 

@@ -104,7 +104,7 @@ def report_subject(
 
     A message is resolved only for a reader of its game (:func:`may_read_messages`):
     the report form shows its text. Anyone signed in may name a game (games are
-    public); what they may file about it is :func:`moderation.services.report_create`'s
+    public); what they may file about it is :func:`moderation.reports.report_create`'s
     business. Raises :class:`~backgammon.errors.NotFound` (no such row) or
     :class:`~backgammon.errors.Forbidden`.
     """

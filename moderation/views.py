@@ -14,7 +14,7 @@ from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
 from backgammon.inputs import positive_int
 
-from . import selectors, services
+from . import reports, selectors
 from .forms import ReportForm
 
 
@@ -55,7 +55,7 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.report_create(
+                reports.report_create(
                     reporter=user,
                     reported=reported,
                     category=form.cleaned_data["category"],

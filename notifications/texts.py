@@ -145,7 +145,7 @@ def notification_text(row: Notification) -> str:
     if kind in TOURNEY_KINDS:
         return _tournament_text(kind, p)
     if kind == Kind.MODERATION:
-        # Written in the recipient's language by moderation.services when it was sent.
+        # Written in the recipient's language by moderation.audit when it was sent.
         return str(p.get("text") or row.get_kind_display())
     return str(row.get_kind_display())
 

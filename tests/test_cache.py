@@ -18,7 +18,7 @@ from pytest_django.fixtures import Settings
 from accounts.models import User
 from backgammon import cache as resilient
 from backgammon.cache import ResilientRedisCache
-from moderation import services as moderation_services
+from moderation import players
 from tests.factories import PASSWORD, UserFactory
 
 CLOSED = "redis://127.0.0.1:1/0"
@@ -111,7 +111,7 @@ def test_with_redis_down_a_suspended_session_is_still_refused(
     redis_down: None, player: User, player_client: Client, superuser: User
 ) -> None:
     assert player_client.get(reverse("dashboard")).status_code == 200
-    moderation_services.user_suspend(
+    players.user_suspend(
         moderator=superuser, user=player, reason="Abusive messages.", now=timezone.now()
     )
     response = player_client.get(reverse("dashboard"))

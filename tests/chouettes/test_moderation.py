@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.models import User
 from chouettes import services as chouette_services
 from chouettes.models import Chouette, Message, Result, Seat
-from moderation import services
+from moderation import rulings
 from moderation.models import AuditEntry
 from moderation.permissions import MODERATORS_GROUP
 from notifications.models import Notification
@@ -48,7 +48,7 @@ def test_an_adjudicated_board_is_audited_and_settles_the_game(
     start(table, 3, 1)
     game = table.game
     table.roll(4, 2)  # the next game's opening
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator,
         match=game.match,
         decision="white",
@@ -86,7 +86,7 @@ def test_a_player_removed_in_play_leaves_when_the_board_is_adjudicated(
     assert f"chouette #{chouette.pk}" in notice and "Abusive chat." in notice
 
     table.roll(4, 2)
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator, match=table.game.match, decision="cancel", reason="Remove di.",
         now=table.tick(),
     )  # fmt: skip
@@ -101,7 +101,7 @@ def test_a_player_removed_before_the_start_goes_at_once(
     monkeypatch: pytest.MonkeyPatch, moderator: User
 ) -> None:
     table = seat_table(monkeypatch, 4)
-    seat = services.chouette_remove_player(
+    seat = rulings.chouette_remove_player(
         moderator=moderator,
         chouette=table.chouette,
         player=table.users["cy"],

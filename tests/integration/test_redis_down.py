@@ -98,7 +98,7 @@ def seed() -> None:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from moderation.services import user_suspend
+    from moderation.players import user_suspend
     from notifications.models import Notification
 
     def player(name: str) -> User:
@@ -129,7 +129,7 @@ def suspend(username: str) -> None:
     from django.utils import timezone
 
     from accounts.models import User
-    from moderation.services import user_suspend
+    from moderation.players import user_suspend
 
     user_suspend(
         moderator=User.objects.get(username="mod"),

@@ -11,7 +11,7 @@ from accounts.models import User
 from challenges import services as challenge_services
 from matches import endings
 from matches.models import Match
-from moderation import services
+from moderation import rulings
 from stats.models import Counter, PlayerStats, RatingHistory
 from stats.recount import stats_differences
 from tests.factories import UserFactory
@@ -46,7 +46,7 @@ def ratings(user: User) -> tuple[float, float, int, int]:
 def test_an_award_counts_as_a_resignation_with_the_same_winner(moderator: User) -> None:
     alice, bob, carol, dave = (UserFactory(username=n) for n in ("alice", "bob", "carol", "dave"))
     awarded = match_start(alice, bob, length=5)
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator, match=awarded, decision="white", reason="x", now=timezone.now()
     )
     played = match_resign(match_start(carol, dave, length=5), dave)
@@ -67,7 +67,7 @@ def test_an_award_counts_as_a_resignation_with_the_same_winner(moderator: User) 
 def test_an_adjudicated_draw_counts_as_an_agreed_draw(moderator: User) -> None:
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     match = match_start(alice, bob, length=5)
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator, match=match, decision="draw", reason="x", now=timezone.now()
     )
     assert result_counters(alice) == {
@@ -88,7 +88,7 @@ def test_a_cancelled_match_counts_nowhere_not_even_its_finished_games(
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.games.count() == 2
     assert result_counters(player)  # the first game was counted as it ended
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator, match=match, decision="cancel", reason="x", now=timezone.now()
     )
     assert all(n == 0 for n in result_counters(player).values())

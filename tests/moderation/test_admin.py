@@ -22,7 +22,7 @@ from accounts.models import User
 from challenges.models import Challenge
 from matches import chat, clock
 from matches.models import Game, GameEvent, GameMessage, Match, Vacation
-from moderation import services
+from moderation import players, reports
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.permissions import MODERATOR_PERMISSIONS, MODERATORS_GROUP
 from notifications.models import Notification, TimeoutWarning
@@ -44,10 +44,10 @@ def world(
     game = match.current_game
     assert game is not None
     message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
-    report = services.report_create(
+    report = reports.report_create(
         reporter=player, reported=opponent, category="abuse", text="rude", message=message, now=now
     )
-    services.user_warn(moderator=moderator, user=opponent, reason="w", now=now)
+    players.user_warn(moderator=moderator, user=opponent, reason="w", now=now)
     return {
         "match": match,
         "game": game,
@@ -493,17 +493,17 @@ def test_the_report_queue_shows_open_reports_newest_first(
     moderator_client: Client, moderator: User, player: User, opponent: User, outsider: User
 ) -> None:
     now = timezone.now()
-    old = services.report_create(
+    old = reports.report_create(
         reporter=player, reported=opponent, category="abuse", text="TEXT-OLDER", now=now
     )
-    services.report_create(
+    reports.report_create(
         reporter=outsider, reported=opponent, category="spam", text="TEXT-NEWER",
         now=now + timedelta(minutes=1),
     )  # fmt: skip
-    closed = services.report_create(
+    closed = reports.report_create(
         reporter=opponent, reported=player, category="abuse", text="TEXT-CLOSED", now=now
     )
-    services.report_close(moderator=moderator, report=closed, note="n", now=now)
+    reports.report_close(moderator=moderator, report=closed, note="n", now=now)
     url = reverse("admin:moderation_report_changelist")
     text = moderator_client.get(url).content.decode()
     assert text.index("TEXT-NEWER") < text.index("TEXT-OLDER") and "TEXT-CLOSED" not in text
@@ -517,7 +517,7 @@ def test_the_audit_log_filters_by_moderator_player_and_action(
     world: dict[str, object], moderator: User, superuser: User, player: User, opponent: User,
     superuser_client: Client,
 ) -> None:  # fmt: skip
-    services.user_warn(moderator=superuser, user=player, reason="by root", now=timezone.now())
+    players.user_warn(moderator=superuser, user=player, reason="by root", now=timezone.now())
     url = reverse("admin:moderation_auditentry_changelist")
     by_root = superuser_client.get(url, {"actor__id__exact": superuser.pk})
     assert by_root.context["cl"].result_count == 1
@@ -533,7 +533,7 @@ def test_the_index_shows_the_work_waiting(
     now = timezone.now()
     match = new_match()
     game = match.current_game
-    services.report_create(
+    reports.report_create(
         reporter=player, reported=opponent, category="dispute", text="?", game=game, now=now
     )
     late = UserFactory(username="late")

@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from moderation import services
+from moderation import players
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def suspend(moderator: User, player: User):  # type: ignore[no-untyped-def]
     def do(days: int | None = 7, user: User = player) -> None:
-        services.user_suspend(
+        players.user_suspend(
             moderator=moderator,
             user=user,
             reason="Abusive messages.",
@@ -104,7 +104,7 @@ def test_an_expired_or_lifted_suspension_lets_them_in(
     moderator: User, player: User, suspend
 ) -> None:  # type: ignore[no-untyped-def]
     suspend()
-    services.user_lift_suspension(
+    players.user_lift_suspension(
         moderator=moderator, user=player, reason="Appeal.", now=timezone.now()
     )
     client = Client()

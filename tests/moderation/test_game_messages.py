@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from matches import chat
 from matches.models import GameMessage, Match
-from moderation import services
+from moderation import rulings
 from moderation.models import Report
 from tests.matches.api_helpers import token_client
 
@@ -46,7 +46,7 @@ def test_a_hidden_message_is_masked_and_others_can_be_reported(
     now = timezone.now()
     rude = chat.game_message_post(game_id=game.pk, author=opponent, text="RUDE", now=now)
     chat.game_message_post(game_id=game.pk, author=opponent, text="ok then", now=now)
-    services.game_message_hide(moderator=moderator, message=rude, reason="x", now=now)
+    rulings.game_message_hide(moderator=moderator, message=rude, reason="x", now=now)
     page = player_client.get(reverse("game_detail", args=[game.pk])).content.decode()
     assert "RUDE" not in page and "hidden by the moderators" in page and "ok then" in page
     assert reverse("report_new", args=["bob"]) + "?message=" in page

@@ -13,7 +13,7 @@ from backgammon.errors import Conflict, Forbidden, InvalidAction
 from matches import chat
 from matches.models import Game, GameEvent, GameMessage, Match
 from matches.replay import game_differences
-from moderation import services
+from moderation import players, reports, rulings
 from moderation.models import AuditEntry, Report, Suspension, Warning
 from moderation.selectors import matches_awaiting_adjudication, suspension_of
 from notifications.models import Notification
@@ -36,7 +36,7 @@ def only_entry() -> AuditEntry:
 
 def test_it_warns_a_player(moderator: User, player: User) -> None:
     now = timezone.now()
-    warning = services.user_warn(moderator=moderator, user=player, reason="Be polite.", now=now)
+    warning = players.user_warn(moderator=moderator, user=player, reason="Be polite.", now=now)
     assert Warning.objects.get() == warning
     entry = only_entry()
     assert (entry.actor, entry.action, entry.target_user, entry.reason) == (
@@ -50,7 +50,7 @@ def test_it_warns_a_player(moderator: User, player: User) -> None:
 
 def test_every_action_needs_a_reason(moderator: User, player: User) -> None:
     with pytest.raises(InvalidAction):
-        services.user_warn(moderator=moderator, user=player, reason="  ", now=timezone.now())
+        players.user_warn(moderator=moderator, user=player, reason="  ", now=timezone.now())
     assert not AuditEntry.objects.exists()
 
 
@@ -59,16 +59,16 @@ def test_a_moderator_cannot_act_against_themselves_or_staff(
 ) -> None:
     now = timezone.now()
     with pytest.raises(Forbidden):
-        services.user_suspend(moderator=moderator, user=moderator, reason="x", now=now)
+        players.user_suspend(moderator=moderator, user=moderator, reason="x", now=now)
     with pytest.raises(Forbidden):
-        services.user_suspend(moderator=moderator, user=superuser, reason="x", now=now)
+        players.user_suspend(moderator=moderator, user=superuser, reason="x", now=now)
 
 
 def test_it_suspends_for_a_period_and_tells_why_and_until_when(
     moderator: User, player: User
 ) -> None:
     now = timezone.now()
-    suspension = services.user_suspend(
+    suspension = players.user_suspend(
         moderator=moderator, user=player, reason="Abuse.", now=now, duration=timedelta(days=7)
     )
     assert suspension.ends_at == now + timedelta(days=7)
@@ -83,18 +83,18 @@ def test_it_suspends_for_a_period_and_tells_why_and_until_when(
 
 def test_it_suspends_permanently(moderator: User, player: User) -> None:
     now = timezone.now()
-    services.user_suspend(moderator=moderator, user=player, reason="Spam.", now=now)
+    players.user_suspend(moderator=moderator, user=player, reason="Spam.", now=now)
     info = suspension_of(player, now + timedelta(days=3650))
     assert info is not None and info.ends_at is None
     assert told(player) == ["Your account has been suspended permanently. Reason: Spam."]
     with pytest.raises(Conflict):
-        services.user_suspend(moderator=moderator, user=player, reason="again", now=now)
+        players.user_suspend(moderator=moderator, user=player, reason="again", now=now)
 
 
 def test_it_lifts_a_suspension(moderator: User, player: User) -> None:
     now = timezone.now()
-    services.user_suspend(moderator=moderator, user=player, reason="Spam.", now=now)
-    services.user_lift_suspension(moderator=moderator, user=player, reason="Appeal.", now=now)
+    players.user_suspend(moderator=moderator, user=player, reason="Spam.", now=now)
+    players.user_lift_suspension(moderator=moderator, user=player, reason="Appeal.", now=now)
     assert suspension_of(player, now) is None
     row = Suspension.objects.get()
     assert row.lifted_by == moderator and row.lifted_at == now
@@ -104,13 +104,13 @@ def test_it_lifts_a_suspension(moderator: User, player: User) -> None:
     ]
     assert told(player)[-1].startswith("Your suspension has been lifted")
     with pytest.raises(Conflict):
-        services.user_lift_suspension(moderator=moderator, user=player, reason="x", now=now)
+        players.user_lift_suspension(moderator=moderator, user=player, reason="x", now=now)
 
 
 def test_messages_are_written_in_the_players_language(moderator: User, player: User) -> None:
     player.language = "es"
     player.save()
-    services.user_warn(moderator=moderator, user=player, reason="x", now=timezone.now())
+    players.user_warn(moderator=moderator, user=player, reason="x", now=timezone.now())
     assert told(player)[0].startswith("Los moderadores")
 
 
@@ -121,7 +121,7 @@ def test_it_extends_the_deadline_and_tells_both_players(
     game = match.current_game
     assert game is not None and game.deadline_at is not None
     before, ply = game.deadline_at, game.ply
-    services.game_extend_deadline(
+    rulings.game_extend_deadline(
         moderator=moderator, game=game, extra=timedelta(hours=48), reason="Storm.", now=before
     )
     game.refresh_from_db()
@@ -138,7 +138,7 @@ def test_it_extends_the_deadline_and_tells_both_players(
 def test_it_refuses_a_silly_extension(moderator: User, new_match: Callable[..., Match]) -> None:
     game = new_match().current_game
     with pytest.raises(InvalidAction):
-        services.game_extend_deadline(
+        rulings.game_extend_deadline(
             moderator=moderator, game=game, extra=timedelta(0), reason="x", now=timezone.now()
         )
 
@@ -151,7 +151,7 @@ def test_it_hides_a_message(
     message = chat.game_message_post(
         game_id=game.pk, author=player, text="You idiot", now=timezone.now()
     )
-    services.game_message_hide(
+    rulings.game_message_hide(
         moderator=moderator, message=message, reason="Insult.", now=timezone.now()
     )
     message.refresh_from_db()
@@ -182,10 +182,10 @@ def test_a_report_is_resolved_and_the_reporter_told_without_details(
     moderator: User, player: User, opponent: User
 ) -> None:
     now = timezone.now()
-    report = services.report_create(
+    report = reports.report_create(
         reporter=player, reported=opponent, category="abuse", text="Rude.", now=now
     )
-    services.report_close(moderator=moderator, report=report, note="Suspended 7 days.", now=now)
+    reports.report_close(moderator=moderator, report=report, note="Suspended 7 days.", now=now)
     report.refresh_from_db()
     assert report.status == Report.Status.RESOLVED and report.handled_by == moderator
     assert report.resolution_note == "Suspended 7 days."
@@ -195,15 +195,15 @@ def test_a_report_is_resolved_and_the_reporter_told_without_details(
     assert "dealt with it" in text and "Suspended" not in text and "7" not in text
     assert told(opponent) == []
     with pytest.raises(Conflict):
-        services.report_close(moderator=moderator, report=report, note="x", now=now)
+        reports.report_close(moderator=moderator, report=report, note="x", now=now)
 
 
 def test_a_report_is_dismissed(moderator: User, player: User, opponent: User) -> None:
     now = timezone.now()
-    report = services.report_create(
+    report = reports.report_create(
         reporter=player, reported=opponent, category="other", text="Hm.", now=now
     )
-    services.report_close(moderator=moderator, report=report, note="Fine.", now=now, dismiss=True)
+    reports.report_close(moderator=moderator, report=report, note="Fine.", now=now, dismiss=True)
     assert Report.objects.get().status == Report.Status.DISMISSED
     assert only_entry().action == "moderation.report.dismissed"
     assert "no breach" in told(player)[0]
@@ -216,15 +216,13 @@ def test_reports_are_checked(
     game = new_match().current_game
     message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
     with pytest.raises(InvalidAction):
-        services.report_create(
-            reporter=player, reported=player, category="abuse", text="x", now=now
-        )
+        reports.report_create(reporter=player, reported=player, category="abuse", text="x", now=now)
     with pytest.raises(InvalidAction):  # the message is not the reported player's
-        services.report_create(
+        reports.report_create(
             reporter=opponent, reported=player, category="abuse", text="x", message=message, now=now
         )
     with pytest.raises(Forbidden):  # a message of a game the reporter does not play in
-        services.report_create(
+        reports.report_create(
             reporter=outsider,
             reported=opponent,
             category="abuse",
@@ -232,11 +230,11 @@ def test_reports_are_checked(
             message=message,
             now=now,
         )
-    services.report_create(
+    reports.report_create(
         reporter=player, reported=opponent, category="abuse", text="x", message=message, now=now
     )
     with pytest.raises(Conflict):
-        services.report_create(
+        reports.report_create(
             reporter=player, reported=opponent, category="abuse", text="y", message=message, now=now
         )
     assert Report.objects.get().game == game
@@ -248,7 +246,7 @@ def test_a_moderator_may_report_a_message_of_a_game_they_do_not_play(
     now = timezone.now()
     game = new_match().current_game
     message = chat.game_message_post(game_id=game.pk, author=opponent, text="x", now=now)
-    report = services.report_create(
+    report = reports.report_create(
         reporter=moderator, reported=opponent, category="abuse", text="x", message=message, now=now
     )
     assert report.game == game
@@ -263,19 +261,19 @@ def test_only_the_players_of_a_game_can_dispute_it(
     game = match.current_game
     for stranger in (outsider, moderator):
         with pytest.raises(Forbidden) as refused:
-            services.report_create(
+            reports.report_create(
                 reporter=stranger, reported=opponent, category="dispute", text="?", game=game,
                 now=now,
             )  # fmt: skip
         assert refused.value.code == "dispute_not_player"
     with pytest.raises(InvalidAction) as refused:  # a dispute names its game
-        services.report_create(
+        reports.report_create(
             reporter=player, reported=opponent, category="dispute", text="?", now=now
         )
     assert refused.value.code == "dispute_game"
     assert not Report.objects.exists()
     assert not matches_awaiting_adjudication().exists()
-    services.report_create(
+    reports.report_create(
         reporter=player, reported=opponent, category="dispute", text="?", game=game, now=now
     )
     assert list(matches_awaiting_adjudication()) == [match]
@@ -286,7 +284,7 @@ def test_a_report_about_a_game_names_one_of_its_players(
 ) -> None:
     game = new_match().current_game
     with pytest.raises(InvalidAction) as refused:
-        services.report_create(
+        reports.report_create(
             reporter=player, reported=outsider, category="stalling", text="?", game=game,
             now=timezone.now(),
         )  # fmt: skip
@@ -302,7 +300,7 @@ def test_adjudication_ends_the_match_and_tells_both_players(
     moderator: User, player: User, opponent: User, new_match: Callable[..., Match], decision: str
 ) -> None:
     match = new_match()
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=moderator, match=match, decision=decision, reason="Dispute.", now=timezone.now()
     )
     match.refresh_from_db()
@@ -331,11 +329,9 @@ def test_a_finished_match_cannot_be_adjudicated(
 ) -> None:
     match = new_match()
     now = timezone.now()
-    services.match_adjudicate(
-        moderator=moderator, match=match, decision="draw", reason="x", now=now
-    )
+    rulings.match_adjudicate(moderator=moderator, match=match, decision="draw", reason="x", now=now)
     with pytest.raises(Conflict):
-        services.match_adjudicate(
+        rulings.match_adjudicate(
             moderator=moderator, match=match, decision="white", reason="x", now=now
         )
     assert AuditEntry.objects.count() == 1

@@ -25,7 +25,7 @@ from chouettes.models import Chouette, Seat
 from chouettes.models import Message as ChouetteMessage
 from matches import chat, clock
 from matches.models import GameMessage, Match
-from moderation import services
+from moderation import players, reports, rulings
 from moderation.models import AuditEntry, Report, Warning
 from moderation.permissions import MODERATORS_GROUP
 from tests.chouettes.helpers import seat_table, start
@@ -73,20 +73,20 @@ def test_a_moderator_cannot_rule_on_a_match_they_play(mona: User, nils: User) ->
     deadline = game.deadline_at
 
     refused(
-        lambda: services.match_adjudicate(
+        lambda: rulings.match_adjudicate(
             moderator=mona, match=match, decision="white", reason="Mine.", now=now
         )
     )
     refused(
-        lambda: services.game_extend_deadline(
+        lambda: rulings.game_extend_deadline(
             moderator=mona, game=game, extra=timedelta(days=3), reason="Me.", now=now
         )
     )
     refused(
-        lambda: services.game_message_hide(moderator=mona, message=message, reason="Rude.", now=now)
+        lambda: rulings.game_message_hide(moderator=mona, message=message, reason="Rude.", now=now)
     )
-    refused(lambda: services.user_warn(moderator=mona, user=bob, reason="Slow.", now=now))
-    refused(lambda: services.user_suspend(moderator=mona, user=bob, reason="Slow.", now=now))
+    refused(lambda: players.user_warn(moderator=mona, user=bob, reason="Slow.", now=now))
+    refused(lambda: players.user_suspend(moderator=mona, user=bob, reason="Slow.", now=now))
     match.refresh_from_db()
     game.refresh_from_db()
     assert match.status == Match.Status.PLAYING and game.deadline_at == deadline
@@ -94,11 +94,11 @@ def test_a_moderator_cannot_rule_on_a_match_they_play(mona: User, nils: User) ->
     assert not Warning.objects.exists()
 
     # Another moderator may: the refusal is about the stake.
-    services.game_message_hide(moderator=nils, message=message, reason="Rude.", now=now)
-    services.user_warn(moderator=nils, user=bob, reason="Slow.", now=now)
-    services.match_adjudicate(moderator=nils, match=match, decision="draw", reason="Both.", now=now)
+    rulings.game_message_hide(moderator=nils, message=message, reason="Rude.", now=now)
+    players.user_warn(moderator=nils, user=bob, reason="Slow.", now=now)
+    rulings.match_adjudicate(moderator=nils, match=match, decision="draw", reason="Both.", now=now)
     # Once the match is over, mona no longer plays bob.
-    services.user_warn(moderator=mona, user=bob, reason="Rude after the game.", now=now)
+    players.user_warn(moderator=mona, user=bob, reason="Rude after the game.", now=now)
 
 
 def test_the_admin_answers_a_stake_with_403_and_the_reason(mona: User) -> None:
@@ -140,15 +140,15 @@ def test_a_moderator_in_the_box_cannot_moderate_their_chouette(
     )
 
     refused(
-        lambda: services.chouette_remove_player(
+        lambda: rulings.chouette_remove_player(
             moderator=box, chouette=table.chouette, player=table.users["cy"], reason="x", now=now
         )
     )
     refused(
-        lambda: services.chouette_message_hide(moderator=box, message=message, reason="x", now=now)
+        lambda: rulings.chouette_message_hide(moderator=box, message=message, reason="x", now=now)
     )
     refused(
-        lambda: services.match_adjudicate(
+        lambda: rulings.match_adjudicate(
             moderator=box, match=board_match, decision="white", reason="x", now=now
         )
     )
@@ -167,7 +167,7 @@ def test_a_moderator_in_the_box_cannot_moderate_their_chouette(
     client.force_login(nils)
     listing = client.get(reverse("admin:chouettes_message_changelist"))
     assert "double next turn" in listing.content.decode()
-    services.chouette_message_hide(moderator=nils, message=message, reason="x", now=now)
+    rulings.chouette_message_hide(moderator=nils, message=message, reason="x", now=now)
 
 
 def test_a_moderator_who_entered_a_tournament_cannot_run_it(
@@ -189,17 +189,17 @@ def test_a_moderator_who_entered_a_tournament_cannot_run_it(
     outsider = UserFactory(username="sub")
 
     refused(
-        lambda: services.tournament_cancel(
+        lambda: rulings.tournament_cancel(
             moderator=entrant, tournament=tournament, reason="x", now=now
         )
     )
     refused(
-        lambda: services.match_adjudicate(
+        lambda: rulings.match_adjudicate(
             moderator=entrant, match=others[0], decision="white", reason="x", now=now
         )
     )
     refused(
-        lambda: services.tournament_replace_player(
+        lambda: rulings.tournament_replace_player(
             moderator=entrant,
             tournament=tournament,
             player=field[3],
@@ -212,7 +212,7 @@ def test_a_moderator_who_entered_a_tournament_cannot_run_it(
     others[0].refresh_from_db()
     assert tournament.status == tournament.Status.RUNNING
     assert others[0].status == Match.Status.PLAYING
-    services.match_adjudicate(
+    rulings.match_adjudicate(
         moderator=nils, match=others[0], decision="white", reason="No show.", now=now
     )
 
@@ -223,9 +223,9 @@ def test_a_moderator_does_not_close_a_report_about_themselves(mona: User, nils: 
     report = Report.objects.create(
         reporter=bob, reported=mona, category=Report.Category.OTHER, text="Rude.", created_at=now
     )
-    refused(lambda: services.report_close(moderator=mona, report=report, note="No.", now=now))
+    refused(lambda: reports.report_close(moderator=mona, report=report, note="No.", now=now))
     assert Report.objects.get(pk=report.pk).status == Report.Status.OPEN
-    services.report_close(moderator=nils, report=report, note="Looked.", now=now)
+    reports.report_close(moderator=nils, report=report, note="Looked.", now=now)
 
 
 def test_a_superuser_does_not_move_their_own_vacation() -> None:
@@ -236,7 +236,7 @@ def test_a_superuser_does_not_move_their_own_vacation() -> None:
         user=root, start=today + timedelta(days=5), end=today + timedelta(days=6), now=now
     )
     refused(
-        lambda: services.vacation_change(
+        lambda: rulings.vacation_change(
             moderator=root,
             vacation_id=vacation.pk,
             start=today + timedelta(days=5),
@@ -245,4 +245,4 @@ def test_a_superuser_does_not_move_their_own_vacation() -> None:
             now=now,
         )
     )
-    refused(lambda: services.vacation_delete(moderator=root, vacation_id=vacation.pk, now=now))
+    refused(lambda: rulings.vacation_delete(moderator=root, vacation_id=vacation.pk, now=now))

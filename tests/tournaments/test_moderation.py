@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from matches.models import Match
-from moderation import services
+from moderation import rulings
 from moderation.models import AuditEntry
 from moderation.permissions import MODERATORS_GROUP
 from tests.factories import UserFactory
@@ -42,7 +42,7 @@ def test_an_adjudicated_match_is_audited_and_advances_the_tournament(
     top, bottom = tournament.pairings.order_by("index")
     for pairing in (top, bottom):
         assert pairing.match is not None
-        services.match_adjudicate(
+        rulings.match_adjudicate(
             moderator=moderator, match=pairing.match, decision="white", reason="Abandoned.",
             now=START,
         )  # fmt: skip
