@@ -4,7 +4,7 @@ What moderators may see and do is the permission matrix of ``moderation.permissi
 Play state changes only through the services: nobody edits a game or a match here,
 and a superuser's change of a vacation goes through :func:`matches.clock.vacation_change`
 (deadlines move with it). The moderators' own actions (adjudicate, extend a deadline,
-hide a message) write the audit log, so ``moderation/admin.py`` adds them to the match
+hide a message) write the audit log, so ``moderation.admin`` adds them to the match
 and message admins below, by registering subclasses of them: ``matches`` never imports
 ``moderation``.
 """
