@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "bots",
     "analysis",
     "tournaments",
+    "live",
     # After the apps it moderates: its admin.py replaces their User, Match and GameMessage
     # admins with subclasses that add the moderators' actions.
     "moderation",
@@ -198,6 +199,30 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
+
+# The live layer (the ``live`` app's sockets): Channels' Redis pub/sub layer, so that an
+# event pushed by one web process, or a worker, reaches a socket on any other; in-memory
+# (one process, the development server) without Redis. The socket timeouts bound a push
+# while Redis is unreachable: it is dropped and logged, the pages poll (live/push.py).
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_connect_timeout": 1.0,
+                        "socket_timeout": 1.0,
+                    }
+                ],
+                "prefix": "bg-live",
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+ASGI_APPLICATION = "backgammon.asgi.application"
 
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: an app may import the apps after it, never those before it.
 ORDER = (
+    "live",
     "moderation",
     "tournaments",
     "stats",

@@ -1,0 +1,56 @@
+"""Pushing small events to the live connections, after the commit.
+
+:func:`after_commit` is what the receivers call, inside the transaction that made the
+change: the event leaves only once the change is committed, on the same hook as the
+e-mail tasks (``transaction.on_commit``), so no page hears of a move that was rolled
+back. A push that cannot leave (Redis down, a full channel) is logged and dropped: it
+costs freshness only, since every page falls back to its poll, and the next event or poll
+brings it up to date. A push never fails the request that caused it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+#: The consumer's handler of a pushed event (``LiveConsumer.live_event``).
+MESSAGE_TYPE = "live.event"
+
+
+#: After a push that could not leave, none is tried for this long (per process): while
+#: Redis is down a move must not wait for one connection attempt per push.
+RETRY_AFTER_SECONDS = 5.0
+_unavailable_until = 0.0
+
+
+def send(group: str, event: dict[str, Any]) -> bool:
+    """Send ``event`` to ``group`` now; False (and a warning) if it could not leave."""
+    global _unavailable_until
+    layer = get_channel_layer()
+    if layer is None or time.monotonic() < _unavailable_until:
+        return False
+    try:
+        async_to_sync(layer.group_send)(group, {"type": MESSAGE_TYPE, "event": event})
+    except Exception as error:  # noqa: BLE001 - any layer failure costs freshness only
+        _unavailable_until = time.monotonic() + RETRY_AFTER_SECONDS
+        log.warning(
+            "live pushes not sent for %.0f s (to %s: %s): the pages poll meanwhile",
+            RETRY_AFTER_SECONDS,
+            group,
+            error,
+        )
+        return False
+    return True
+
+
+def after_commit(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to ``group`` once the current transaction commits (at once outside
+    one; never if it rolls back)."""
+    transaction.on_commit(lambda: send(group, event))

@@ -1,0 +1,37 @@
+"""What each app's signals push to the live connections (after the commit, live/push.py).
+
+Every receiver here only names what changed and where (see :mod:`live.groups`); none
+writes anything. They are connected in ``LiveConfig.ready()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches import signals as match_signals
+from notifications.signals import notifications_written
+
+from . import groups, push
+
+
+def _turn_started(sender: Any, game: Any, now: Any, **kwargs: Any) -> None:
+    """A game that became someone's: their dashboard and badge."""
+    player_id = game.match.white_id if game.turn == 0 else game.match.black_id
+    push.after_commit(groups.user(player_id), {"kind": "turn", "game": game.pk})
+
+
+def _notifications_written(sender: Any, rows: Any, **kwargs: Any) -> None:
+    for recipient_id in {row.recipient_id for row in rows}:
+        push.after_commit(groups.user(recipient_id), {"kind": "notification"})
+
+
+def _message_posted(sender: Any, message: Any, recipient: Any, now: Any, **kwargs: Any) -> None:
+    """A message in a game's chat: its two players only (no text: they fetch it)."""
+    for user_id in (message.author_id, recipient.pk):
+        push.after_commit(groups.user(user_id), {"kind": "chat", "game": message.game_id})
+
+
+def connect() -> None:
+    match_signals.turn_started.connect(_turn_started, dispatch_uid="live.turn_started")
+    match_signals.message_posted.connect(_message_posted, dispatch_uid="live.message_posted")
+    notifications_written.connect(_notifications_written, dispatch_uid="live.notifications")
