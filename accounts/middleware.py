@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
 from accounts.models import User
+from accounts.services import user_mark_seen
 
 
 def activate_user_preferences(request: HttpRequest, user: User) -> None:
@@ -84,3 +85,20 @@ def remember_language(request: HttpRequest, response: HttpResponse) -> None:
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
+
+
+class ActivityMiddleware:
+    """Record that the signed-in player is on the site (``User.seen_at``, a write a minute).
+
+    After the view: a token is authenticated by the API's view, not before it, and a
+    log-in makes the user known only then. A bot makes no requests of its own."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if isinstance(user, User) and user.is_authenticated and not user.is_bot:
+            user_mark_seen(user=user, now=timezone.now())
+        return response

@@ -83,6 +83,10 @@ class User(AbstractUser):
     #: Raised by "log out everywhere" (``accounts.services.user_logout_everywhere``):
     #: part of the session hash, so every session signed in before it ends.
     session_epoch = models.PositiveIntegerField(default=0, editable=False)
+    #: When the player last made a request, to a minute (``accounts.services.user_mark_seen``,
+    #: from ``ActivityMiddleware``): a player seen lately is on the site, and is not
+    #: e-mailed what the site is showing them (``notifications.outbox``). Never: None.
+    seen_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

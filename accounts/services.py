@@ -1,10 +1,16 @@
 """Writes for accounts. Views call these; they hold no rules themselves."""
 
+from datetime import datetime, timedelta
+
 from django.db import transaction
 from django.db.models import F
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+
+#: How stale ``User.seen_at`` may grow before a request writes it again: one UPDATE a
+#: minute for a player on the site, not one a request.
+SEEN_EVERY = timedelta(minutes=1)
 
 
 @transaction.atomic
@@ -49,3 +55,16 @@ def user_language_set(*, user: User, language: str) -> None:
     if language in User.Language.values and user.language != language:
         user.language = language
         user.save(update_fields=["language"])
+
+
+def user_mark_seen(*, user: User, now: datetime) -> bool:
+    """Record that ``user`` made a request at ``now``, at most once per :data:`SEEN_EVERY`.
+
+    The value on the instance (read with the user by the request's authentication)
+    decides, so a request costs no query while it is fresh; the write is one conditional
+    UPDATE, which a concurrent request's makes harmless. Returns whether it wrote."""
+    seen = user.seen_at
+    if seen is not None and seen > now - SEEN_EVERY:
+        return False
+    user.seen_at = now
+    return User.objects.filter(pk=user.pk).update(seen_at=now) == 1

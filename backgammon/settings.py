@@ -106,6 +106,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    # The signed-in player is on the site (User.seen_at): their notices wait (notifications).
+    "accounts.middleware.ActivityMiddleware",
     # A NUL in the URL: 404/400 in the user's language, before any lookup (PostgreSQL
     # cannot compare one).
     "backgammon.middleware.RejectNulMiddleware",
@@ -362,6 +364,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 #: Seconds before a refused e-mail is tried again (doubling per attempt); the worker
 #: tests set it low so that they do not wait out a real retry.
 NOTIFICATION_RETRY_BASE_SECONDS = env_int("NOTIFICATION_RETRY_BASE_SECONDS", 30, minimum=1)
+#: A player counts as away from the site this many seconds after their last request
+#: (User.seen_at). Until then the notices of a game they play (its turns, a double, a draw
+#: offer, its end, a message) wait in the outbox, and go out only if still unread and, for
+#: a turn, still theirs (notifications.outbox.HELD_KINDS). 0: e-mail at once.
+NOTIFY_AWAY_AFTER_SECONDS = env_int("NOTIFY_AWAY_AFTER_SECONDS", 300, minimum=0)
 EMAIL_TIMEOUT = 20
 
 # --- Authentication (django.contrib.auth + allauth) ----------------------------
@@ -478,6 +485,8 @@ LOCALE_PATHS = [ASSETS_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
+# Corrections to Django's formats of a language (backgammon/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["backgammon.formats"]
 
 # --- Static files --------------------------------------------------------------
 

@@ -4,6 +4,10 @@
   update), sends, then marks it ``sent``. No lock is held across the SMTP exchange.
   A failed send goes back to ``pending`` with an exponential back-off; after
   :data:`MAX_ATTEMPTS` the row is ``failed`` and keeps the last error.
+- A notice held while its recipient was on the site (``notifications.outbox.HELD_KINDS``)
+  is checked when claimed: read since, or a turn that is no longer theirs, it is
+  ``skipped``; its recipient back on the site, it goes back to ``pending`` until they
+  have been away long enough again (``held``: no attempt counted).
 - :func:`notifications_sweep` (every minute) re-sends rows still ``pending`` after
   their ``next_attempt_at`` and rows left in ``sending`` longer than
   :data:`SENDING_TIMEOUT` (a worker killed between claim and mark). The one case
@@ -33,9 +37,11 @@ from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
+from gammon import Color
+from matches.models import Game
 
 from .models import Notification
-from .outbox import SWEEP_GRACE
+from .outbox import HELD_KINDS, SWEEP_GRACE, TURN_KINDS, present_until
 from .texts import render_digest, render_email
 
 log = logging.getLogger(__name__)
@@ -57,7 +63,7 @@ def notification_deliver(
     )
     if claimed != 1:
         return "not-pending"
-    row = Notification.objects.select_related("recipient", "game", "match", "challenge").get(
+    row = Notification.objects.select_related("recipient", "game__match", "match", "challenge").get(
         pk=notification_id
     )
     recipient = row.recipient
@@ -67,6 +73,14 @@ def notification_deliver(
     if row.delivery != Delivery.EMAIL or recipient.notify != User.Notify.EVERY:
         _mark(row, Status.SKIPPED, now)
         return "skipped"
+    if row.kind in HELD_KINDS:
+        if row.read_at is not None or not _turn_still_theirs(row):
+            _mark(row, Status.SKIPPED, now)
+            return "not-owed"
+        until = present_until(recipient, now)
+        if until is not None:
+            _release(row, until, attempts=row.attempts - 1)
+            return "held"
     if before_send is not None:
         before_send()
     try:
@@ -83,10 +97,24 @@ def _mark(row: Notification, status: str, now: datetime) -> None:
     )
 
 
-def _release(row: Notification, now: datetime, **fields: Any) -> None:
+def _release(row: Notification, at: datetime, **fields: Any) -> None:
     Notification.objects.filter(pk=row.pk, status=Status.SENDING).update(
-        status=Status.PENDING, claimed_at=None, next_attempt_at=now, **fields
+        status=Status.PENDING, claimed_at=None, next_attempt_at=at, **fields
     )
+
+
+def _turn_still_theirs(row: Notification) -> bool:
+    """A turn notice (``your_turn``, ``double_offered``) is owed while its game still
+    waits for its recipient to do that; any other kind, always."""
+    game = row.game
+    if row.kind not in TURN_KINDS or game is None:
+        return True
+    if game.state == Game.State.FINISHED:
+        return False
+    match = game.match
+    on_turn = match.white_id if game.turn_color == Color.WHITE else match.black_id
+    doubled = game.state == Game.State.DOUBLED
+    return on_turn == row.recipient_id and doubled == (row.kind == Notification.Kind.DOUBLE_OFFERED)
 
 
 def _failed(row: Notification, now: datetime, exc: Exception) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import User
 from matches.models import Game
@@ -15,13 +15,16 @@ from .models import Notification
 
 def latest(rows: QuerySet[Notification]) -> QuerySet[Notification]:
     """Only the newest row of each game and kind: a game that owed its player ten
-    ``your_turn`` notices over a week is one entry, the latest. Rows without a game
-    (challenges, moderation) each stand alone."""
+    ``your_turn`` notices over a week is one entry, the latest (of rows written at the
+    same instant, the last). Rows without a game (challenges, moderation) each stand
+    alone. A turn notice is refreshed rather than repeated while unread
+    (``notifications.outbox.notify``); the other kinds may repeat, and are one entry here."""
     newer = Notification.objects.filter(
+        Q(created_at__gt=OuterRef("created_at"))
+        | Q(created_at=OuterRef("created_at"), pk__gt=OuterRef("pk")),
         recipient=OuterRef("recipient"),
         game=OuterRef("game"),
         kind=OuterRef("kind"),
-        created_at__gt=OuterRef("created_at"),
     )
     return rows.exclude(Exists(newer))
 

@@ -6,5 +6,7 @@ Sent inside the transaction that wrote the rows; ``notifications.tasks`` receive
 
 from django.dispatch import Signal
 
-#: New outbox rows were written. kwargs: ``rows`` (the Notification rows, saved).
+#: Outbox rows were written (or a refreshed row owes its e-mail again) that are due now:
+#: not the rows held while their recipient is on the site, which the sweeper hands on
+#: when they are due. kwargs: ``rows`` (the Notification rows, saved).
 notifications_written = Signal()

@@ -5,16 +5,18 @@ the game page (typing the first legal play the page lists, the quickest way here
 by click, drag and touch has its own whole-match test). The bot's turns are
 ``bots.tasks.bot_play`` tasks: the test holds each one as it is queued and runs it as
 the worker would, while the player's page stays open, so the bot's move reaches the page
-by the page's own poll (Playwright's clock jumps past its 20 s tick), and reaches the
-player's inbox by e-mail, as any opponent's.
+by the page's own poll (Playwright's clock jumps past its 20 s tick). She is on the site
+all along: none of it reaches her inbox, then or once she has left (issue 26).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from accounts.models import User
 from bots import tasks as bot_tasks
@@ -23,6 +25,7 @@ from challenges import services as challenge_services
 from gammon import SeededDice
 from matches import record
 from matches.models import Game, Match
+from notifications import delivery
 from tests.factories import UserFactory
 
 from .helpers import game_url, shoot
@@ -46,6 +49,9 @@ def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_
     monkeypatch.setattr(
         bot_tasks.bot_play, "apply_async", lambda args, **options: queued.append(tuple(args))
     )
+
+    def deliver(pk: int, now: datetime) -> str:
+        return delivery.notification_deliver(notification_id=pk, now=now)
 
     def worker() -> int:
         """Run the bot's queued turns, as the bots queue's worker does; how many moved."""
@@ -92,8 +98,10 @@ def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_
     assert match.status == Match.Status.FINISHED
     follow_until(page, game)
     assert " won " in page.locator("#banner").inner_text()
-    # The bot's moves were e-mailed as any opponent's: "your turn" notices naming it.
-    notices = [m for m in mail.outbox if alice.email in m.to and bot.public_name in m.body]
-    assert notices, [m.subject for m in mail.outbox]
+    # Nothing was e-mailed to her while she played, nor is owed now that she leaves: what
+    # the page showed her is read, and the turns she was told of are over.
+    later = timezone.now() + timedelta(hours=1)
+    delivery.notifications_sweep(now=later, send=lambda pk: bool(deliver(pk, later)))
+    assert [m.subject for m in mail.outbox if alice.email in m.to] == []
     game = Game.objects.get(pk=game.pk)
     assert game.events.filter(color=match.color_of(bot)).exists()

@@ -192,10 +192,12 @@ def test_emails_owed_while_redis_was_down_arrive_when_it_is_back(
 ) -> None:
     inbox, _ = smtp
     worker.start()
-    game = a_game(players)
+    games = [a_game(players), a_game(players)]
     redis.stop()
     started = time.monotonic()
-    owed = [play_one_move(game), play_one_move(game)]
+    # A move in each game: each turn is still its player's when the e-mail goes out (a
+    # turn they have played is no longer owed, see test_away.py).
+    owed = [play_one_move(game) for game in games]
     assert time.monotonic() - started < 10, "a move must not wait for the broker"
     assert [row_status(r) for r in owed] == ["pending", "pending"]
     redis.start()
@@ -227,6 +229,34 @@ def test_an_email_refused_for_a_while_arrives_after_the_server_recovers(
     later = timezone.now() + timedelta(hours=1)
     assert delivery.notifications_sweep(now=later, send=notification_tasks.enqueue) >= 1
     wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail after recovery")
+    worker.wait_idle()
+    assert len(inbox.for_row(row.pk)) == 1
+    assert row_status(row) == Notification.Status.SENT
+
+
+def test_a_turn_owed_to_a_player_on_the_site_waits_for_them_to_leave_then_arrives_once(
+    worker: Worker, smtp: tuple[Inbox, int], players: tuple[User, User]
+) -> None:
+    """Held in the outbox, not in the broker: a task that comes early leaves it held, and
+    the sweeper hands it to the worker once the player has been away long enough."""
+    inbox, _ = smtp
+    worker.start()
+    game = a_game(players)
+    now = timezone.now()
+    User.objects.filter(pk__in=[p.pk for p in players]).update(seen_at=now)
+    row = play_one_move(game)
+    away = timedelta(seconds=300)  # NOTIFY_AWAY_AFTER_SECONDS, here and in the worker
+    assert (row.status, row.next_attempt_at) == (Notification.Status.PENDING, now + away)
+    assert delivery.notifications_sweep(now=now + away / 2, send=notification_tasks.enqueue) == 0
+    assert notification_tasks.enqueue(row.pk)  # a task for it all the same: it holds it
+    worker.wait_idle()
+    row.refresh_from_db()
+    assert (row.status, row.attempts, row.next_attempt_at) == ("pending", 0, now + away)
+    assert inbox.for_row(row.pk) == []
+    # The player left ten minutes ago: the sweeper hands it on, the worker sends it.
+    User.objects.filter(pk=row.recipient_id).update(seen_at=now - 2 * away)
+    assert delivery.notifications_sweep(now=now + away, send=notification_tasks.enqueue) == 1
+    wait_for(lambda: inbox.for_row(row.pk), 30, "the e-mail once away")
     worker.wait_idle()
     assert len(inbox.for_row(row.pk)) == 1
     assert row_status(row) == Notification.Status.SENT

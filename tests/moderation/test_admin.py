@@ -57,9 +57,9 @@ def world(
         "entry": AuditEntry.objects.get(),
         "warning": Warning.objects.get(),
         "challenge": Challenge.objects.get(),
-        "notification": Notification.objects.create(
+        "notification": Notification.objects.create(  # not a turn: owed whoever is on turn
             recipient=player,
-            kind="your_turn",
+            kind="draw_offered",
             game=game,
             delivery="email",
             status="failed",
