@@ -262,6 +262,59 @@ def player_chouettes_context(player: User) -> dict[str, object]:
     }
 
 
+#: How many of a player's matches their page lists (those in play, then the newest).
+PLAYER_MATCHES_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One match of the player page's list, from the page's player's side: whom they
+    played, the score, and how it ended for them (``won``, ``lost``, ``draw``,
+    ``cancelled``, or ``playing``)."""
+
+    match: Match
+    opponent: User
+    score: int
+    opponent_score: int
+    outcome: str
+
+
+def _outcome(match: Match, white: bool) -> str:
+    if match.status == Match.Status.PLAYING:
+        return "playing"
+    if match.result in (Match.Result.WHITE, Match.Result.BLACK):
+        return "won" if (match.result == Match.Result.WHITE) == white else "lost"
+    return "draw" if match.result == Match.Result.DRAW else "cancelled"
+
+
+def player_matches_context(player: User) -> dict[str, object]:
+    """Context for the matches part of the player page: their matches (not a chouette's
+    boards, which the chouettes part lists by chouette), those in play first, then the
+    newest, each from their side."""
+    matches = Match.objects.filter(Q(white=player) | Q(black=player), chouette=False)
+    shown = list(
+        matches.select_related("white", "black").order_by(
+            Case(When(status=Match.Status.PLAYING, then=Value(0)), default=Value(1)),
+            "-created_at",
+            "-pk",
+        )[:PLAYER_MATCHES_SHOWN]
+    )
+    lines = []
+    for match in shown:
+        white = match.white_id == player.pk
+        lines.append(
+            MatchLine(
+                match=match,
+                opponent=match.black if white else match.white,
+                score=match.score_white if white else match.score_black,
+                opponent_score=match.score_black if white else match.score_white,
+                outcome=_outcome(match, white),
+            )
+        )
+    total = len(lines) if len(lines) < PLAYER_MATCHES_SHOWN else matches.count()
+    return {"match_lines": lines, "matches_total": total}
+
+
 def ratings_of(player_ids: Iterable[int]) -> dict[int, float]:
     """Each player's rating now (the starting rating for one who has played no rated match)."""
     ids = list(player_ids)

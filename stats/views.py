@@ -9,7 +9,6 @@ from django.shortcuts import get_object_or_404, render
 from accounts.names import users_named
 from bots.services import bots_available
 from matches.models import VariantChoice
-from matches.selectors import matches_of
 
 from . import selectors
 from .models import LEADERBOARD_MIN_MATCHES
@@ -58,7 +57,8 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     chouettes. It lives here, at the top of the apps it reads (accounts, matches,
     chouettes, stats), so that none of them imports an app above it."""
     player = get_object_or_404(users_named(username), is_active=True)
-    context: dict[str, object] = {"player": player, "matches": matches_of(player)}
+    context: dict[str, object] = {"player": player}
+    context.update(selectors.player_matches_context(player))
     context.update(selectors.player_page_context(player))
     context.update(selectors.player_chouettes_context(player))
     context["unavailable_bot"] = player.is_bot and not bots_available()
