@@ -21,6 +21,7 @@ from matches import views as match_views
 
 from . import selectors, services
 from .forms import ChallengeForm
+from .models import Challenge
 
 
 @login_required
@@ -68,13 +69,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 status = error.status
             else:
                 if challenge.match is not None:  # a computer player accepts at once
-                    assert challenge.opponent is not None
-                    messages.success(
-                        request,
-                        _("%(name)s accepted: your match has begun.")
-                        % {"name": challenge.opponent.public_name},
-                    )
-                    return redirect(challenge.match)
+                    return _to_the_board(request, challenge)
                 if challenge.opponent is None:
                     messages.success(request, _("Your open challenge is posted."))
                 else:
@@ -94,6 +89,19 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             }
         )
     return render(request, "matches/challenge_new.html", {"form": form}, status=status)
+
+
+def _to_the_board(request: HttpRequest, challenge: Challenge) -> HttpResponse:
+    """A challenge a computer player accepted at once: straight to the board of the match's
+    first game, ready to play (issue 26), as accepting a challenge does."""
+    assert challenge.opponent is not None and challenge.match is not None
+    messages.success(
+        request,
+        _("%(name)s accepted: your match has begun.") % {"name": challenge.opponent.public_name},
+    )
+    game = challenge.match.current_game
+    assert game is not None  # a match starts with its first game
+    return redirect("game_detail", game_id=game.pk)
 
 
 def _challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
@@ -153,6 +161,8 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         response.status_code = error.status
         return response
     assert challenge.opponent is not None
+    if challenge.match is not None:  # a computer player's rematch begins at once
+        return _to_the_board(request, challenge)
     messages.success(
         request,
         _("Your challenge has been sent to %(name)s.") % {"name": challenge.opponent.public_name},

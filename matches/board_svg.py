@@ -35,22 +35,23 @@ __all__ = [
     "last_move_text",
 ]
 
-# Geometry, in viewBox units.
-SIDE = 50  # the cube column and the borne-off tray column
-FRAME = 10
+# Geometry, in viewBox units. The points take 80 % of the width: on a 360 px phone's
+# full width they are 24 px wide, as a finger needs (issue 26).
+SIDE = 34  # the cube column and the borne-off tray column
+FRAME, FRAME_X = 10, 5  # the frame above and below the points, and beside them
 PW = 40  # point width
 CH = 36  # checker diameter
-BAR = 40
+BAR = 36
 HALF = 6 * PW
 INFO = 28  # a row of text above and below the board
 NUM = 18  # the point numbers
 PH = 5 * CH  # point height: five checkers
 GAP = 60  # between the two rows of points: the dice live here
 
-LX = SIDE + FRAME  # left half
+LX = SIDE + FRAME_X  # left half
 BX = LX + HALF  # bar
 RX = BX + BAR  # right half
-TX = RX + HALF + FRAME  # tray
+TX = RX + HALF + FRAME_X  # tray
 WIDTH = TX + SIDE
 Y0 = INFO + NUM + FRAME  # top of the playing area
 Y1 = Y0 + 2 * PH + GAP  # bottom of the playing area
@@ -93,14 +94,22 @@ class LastMove:
 
 
 def last_move_text(last: LastMove) -> str:
-    """``"Last move: Black 52: 13/8 13/11"``."""
+    """``"Last move: Black 52: 13/8 13/11"``: the higher die first, as the record and
+    ``.mat`` files write a roll, whichever order the dice were thrown in."""
     play = last.notation if last.steps or last.notation not in ("", "pass") else _("pass")
-    dice = f"{last.dice[0]}{last.dice[1]}" if last.dice else ""
+    dice = "".join(str(d) for d in sorted(last.dice, reverse=True)) if last.dice else ""
     return _("Last move: %(color)s %(dice)s: %(play)s") % {
         "color": _color_name(last.color),
         "dice": dice,
         "play": play,
     }
+
+
+def _fitted(name: str, suffix: str, room: int = 25) -> str:
+    """``name + suffix`` in the ``room`` characters a name row has beside the pips, the
+    name cut short (…) if need be; the board's description keeps it whole."""
+    cut = room - len(suffix)
+    return (name if len(name) <= cut else name[: cut - 1].rstrip() + "…") + suffix
 
 
 def _color_name(color: Color) -> str:
@@ -189,8 +198,9 @@ def board_svg(
         position = source
         crawford = False
     cube_value = cube_value or 1
+    dice = tuple(sorted(dice, reverse=True)) if dice else dice  # the higher first, as everywhere
     labels = {
-        color: f"{names[color]} ({_color_name(color)})" if names else _color_name(color)
+        color: _fitted(names[color], f" ({_color_name(color)})") if names else _color_name(color)
         for color in Color
     }
     names = names or (_color_name(Color.WHITE), _color_name(Color.BLACK))
@@ -205,7 +215,7 @@ def board_svg(
     canvas.rect(RX, Y0, HALF, Y1 - Y0, COLORS["surface"])
     canvas.rect(BX, Y0, BAR, Y1 - Y0, COLORS["frame"], class_="bar")
     for y in (Y0, Y1 - PH):  # the two borne-off trays
-        canvas.rect(TX + 4, y, SIDE - 8, PH, COLORS["frame"], class_="tray", opacity="0.85")
+        canvas.rect(TX + 3, y, SIDE - 6, PH, COLORS["frame"], class_="tray", opacity="0.85")
 
     # Points, their numbers and their checkers.
     for point in range(1, 25):
@@ -246,7 +256,7 @@ def board_svg(
         canvas.add(f'<g class="off" data-color="{_key(who)}" data-count="{count}">')
         for k in range(count):
             y = (Y1 - (k + 1) * SLAB) if index == 0 else (Y0 + k * SLAB)
-            canvas.rect(TX + 8, y + 1, SIDE - 16, SLAB - 2, fill, stroke=ink, stroke_width=1)
+            canvas.rect(TX + 6, y + 1, SIDE - 12, SLAB - 2, fill, stroke=ink, stroke_width=1)
         if count:
             label_y = Y1 - PH - 6 if index == 0 else Y0 + PH + 16
             canvas.text(
@@ -270,7 +280,7 @@ def board_svg(
     shown_value = cube_value * 2 if offered_by is not None else cube_value
     side = offered_by if offered_by is not None else cube_owner
     centred = side is None
-    size = 38
+    size = 30
     cube_x = (SIDE - size) / 2
     if centred:
         cube_y = MID - size / 2
@@ -289,7 +299,7 @@ def board_svg(
     )  # fmt: skip
     label = "64" if centred and shown_value == 1 else str(shown_value)
     canvas.text(
-        cube_x + size / 2, cube_y + size / 2 + 7, label, font_size=20, font_weight="bold",
+        cube_x + size / 2, cube_y + size / 2 + 6, label, font_size=17, font_weight="bold",
         fill=COLORS["text"],
     )  # fmt: skip
     canvas.add("</g>")
@@ -525,7 +535,7 @@ def board_geometry(home_side: str = "right") -> dict[str, object]:
             [bar_x, MID - GAP / 2 - CH / 2, -CH],
             [bar_x, MID + GAP / 2 + CH / 2, CH],
         ],
-        "off": [canvas.x(TX + 8, SIDE - 16), Y1, SIDE - 16, SLAB],
+        "off": [canvas.x(TX + 6, SIDE - 12), Y1, SIDE - 12, SLAB],
         "radius": CH / 2 - 1,
         "shown": SHOWN,
         "shown_bar": 4,

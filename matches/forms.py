@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -35,6 +36,15 @@ class IsoDateInput(forms.DateInput):
         return super().format_value(value)
 
 
+def _words(msgid: str) -> frozenset[str]:
+    """``msgid`` and its translation in each of the site's languages, lower case."""
+    words = {msgid}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words.add(gettext(msgid).lower())
+    return frozenset(words)
+
+
 def pass_words() -> frozenset[str]:
     """The word for "pass" in each of the site's languages (``paso``, ``passo``), lower case.
 
@@ -42,17 +52,26 @@ def pass_words() -> frozenset[str]:
     words are the translations of the same msgid the game record shows (``_("pass")``), so
     what a player reads is what they may type, and any language's word is accepted.
     """
-    words = {PASS}
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            words.add(gettext("pass").lower())
-    return frozenset(words)
+    return _words(PASS)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def canonical_play_text(text: str) -> str:
-    """``text`` for the engine: a localised word for pass becomes ``pass``, the rest is kept."""
+    """``text`` for the engine: a localised word for pass becomes ``pass``, and the
+    board's words for the bar and off (``barra``, ``fora``, ``fuera``: its labels, and the
+    notation help's examples) become ``bar`` and ``off``; the rest is kept."""
     cleaned = text.strip()
-    return PASS if cleaned.lower() in pass_words() else cleaned
+    if cleaned.lower() in pass_words():
+        return PASS
+    bar, off = _words("bar"), _words("off")
+
+    def canonical(word: re.Match[str]) -> str:
+        lower = word.group(0).lower()
+        return "bar" if lower in bar else "off" if lower in off else word.group(0)
+
+    return _WORD.sub(canonical, cleaned)
 
 
 class GameActionForm(forms.Form):

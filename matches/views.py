@@ -19,7 +19,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
-from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -30,7 +29,7 @@ from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
-from . import chat, endings, selectors, turns
+from . import chat, endings, game_banner, selectors, turns
 from .board_svg import (
     LastMove,
     board_geometry,
@@ -326,7 +325,7 @@ def _render_game(
         "record_rows": record_rows(record),
         "record_steps": record_steps(record, game, shown_ply),
         "status_line": _status_line(game),
-        "banner": _banner(game, color, actions),
+        **_banner_context(game, color, actions),
         "my_turn": color is not None and game.turn == int(color) and bool(actions),
         "away_texts": _away_texts(game),
         "resign_cost": (
@@ -513,23 +512,21 @@ def _banner(game: Game, color: Color | None, actions: list[str]) -> str:
                 return _("Your turn: roll or double")
             return _("Your turn: roll")
         return _("Your move: you rolled %(dice)s") % {"dice": _dice_shown(game.dice)}
-    left = timeuntil(game.deadline_at) if game.deadline_at else ""
-    values = {"name": name, "left": left}
+    # The deadline is the banner's own next line (the template), said once.
+    values = {"name": name}
     if state == Game.State.DOUBLED:
         values["value"] = game.cube_value * 2
-        if left:
-            return (
-                _("Waiting for %(name)s to answer your double to %(value)s, deadline in %(left)s")
-                % values
-            )
         return _("Waiting for %(name)s to answer your double to %(value)s") % values
     if state == Game.State.ROLLING:
-        if left:
-            return _("Waiting for %(name)s to roll, deadline in %(left)s") % values
         return _("Waiting for %(name)s to roll") % values
-    if left:
-        return _("Waiting for %(name)s to move, deadline in %(left)s") % values
     return _("Waiting for %(name)s to move") % values
+
+
+def _banner_context(game: Game, color: Color | None, actions: list[str]) -> dict[str, Any]:
+    """The banner, the line under it and whether the match is over (its end's actions)."""
+    finished = game_banner.finished_banner(game, color)
+    banner, result = finished if finished else (_banner(game, color, actions), "")
+    return {"banner": banner, "game_result": result, "match_over": game_banner.match_over(game)}
 
 
 def _color_label(color: Color) -> str:

@@ -284,6 +284,9 @@ function setUp() {
   const text = data.text;
   const builder = new MoveBuilder(data);
   const byNotation = new Map(data.plays.map((play) => [normalise(play.notation), play]));
+  // The board's words for the bar and off (the notation help's too) read as the notation's.
+  const local = new Map([[text.bar.toLowerCase(), "bar"], [text.off.toLowerCase(), "off"]]);
+  const canonical = (value) => normalise(value).replace(/\p{L}+/gu, (word) => local.get(word) || word);
   let typed = false; // the board follows the text box: do not rewrite what was typed
   let sending = false;
 
@@ -313,6 +316,7 @@ function setUp() {
 
   function render(dests = new Map()) {
     const wasTyped = typed;
+    const hadFocus = svg.contains(document.activeElement);
     typed = false;
     drawCheckers(svg, data, builder.board);
     const play = builder.complete();
@@ -324,7 +328,7 @@ function setUp() {
       el.classList.toggle("dest", isDest);
       el.dataset.completes = canPick && wouldComplete(target) ? "true" : "false";
       if (canPick) {
-        el.setAttribute("tabindex", "0");
+        el.setAttribute("tabindex", "-1");
         el.setAttribute("role", "button");
         const count = target === BAR ? builder.board.bar[0] : Math.max(builder.board.points[target - 1] || 0, 0);
         const label = target === BAR ? name(target) : format(text.point, { point: target });
@@ -333,6 +337,7 @@ function setUp() {
         ["tabindex", "role", "aria-label"].forEach((a) => el.removeAttribute(a));
       }
     }
+    settleFocus(hadFocus);
     // The dice: used ones are struck through; the next one to play comes first.
     diceLeft.replaceChildren();
     const used = builder.steps.map((s) => s.die);
@@ -395,14 +400,57 @@ function setUp() {
   }
 
   function afterMove() {
+    const hadFocus = svg.contains(document.activeElement);
     render();
-    if (builder.complete()) {
-      if (data.confirm) document.getElementById("move-confirm-yes").focus();
-      return;
-    }
-    const next = [...targets.values()].find((el) => el.classList.contains("movable"));
-    if (next && document.activeElement && document.activeElement.closest("svg")) next.focus();
+    if (builder.complete() && data.confirm && hadFocus) document.getElementById("move-confirm-yes").focus();
   }
+
+  // The board is one tab stop (issue 26): of the checkers that can move, the one in focus
+  // holds tabindex 0 and the others -1; the arrow keys move between them (left and right
+  // in reading order, up and down to the other row), Enter or Space plays the next die.
+  // After a move the focus stays on the board: on the same checker while it can move,
+  // else on the farthest back one that can, else on the board itself.
+  let current = null;
+  svg.setAttribute("tabindex", "-1");
+  function settleFocus(hadFocus) {
+    const movable = [...targets.keys()].filter((t) => targets.get(t).classList.contains("movable"));
+    if (!movable.includes(current)) current = movable.length ? Math.max(...movable) : null;
+    for (const [t, el] of targets) if (el.hasAttribute("role")) el.setAttribute("tabindex", t === current ? "0" : "-1");
+    if (hadFocus) (current === null ? svg : targets.get(current)).focus();
+  }
+  const centre = (el) => {
+    const box = el.getBBox();
+    return { x: box.x + box.width / 2, top: box.y + box.height / 2 < svg.viewBox.baseVal.height / 2 };
+  };
+  function arrowTo(key) {
+    const order = [...targets.entries()]
+      .filter(([, el]) => el.classList.contains("movable"))
+      .map(([t, el]) => ({ t, ...centre(el) }))
+      .sort((a, b) => (b.top - a.top) || (a.x - b.x));
+    if (!order.length) return null;
+    const i = Math.max(0, order.findIndex((o) => o.t === current));
+    if (key === "ArrowRight") return order[(i + 1) % order.length].t;
+    if (key === "ArrowLeft") return order[(i - 1 + order.length) % order.length].t;
+    if (key === "Home") return order[0].t;
+    if (key === "End") return order[order.length - 1].t;
+    const other = order.filter((o) => o.top !== order[i].top);
+    if (!other.length) return order[i].t;
+    return other.reduce((a, b) => (Math.abs(b.x - order[i].x) < Math.abs(a.x - order[i].x) ? b : a)).t;
+  }
+  svg.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
+    const next = arrowTo(event.key);
+    if (next === null) return;
+    event.preventDefault();
+    usingKeyboard();
+    current = next;
+    settleFocus(true);
+  });
+  focusBoard = () => {
+    settleFocus(false);
+    (current === null ? svg : targets.get(current)).focus();
+  };
 
   // A click plays the next die; a double-click bears off (undoing what its clicks did).
   let clickMark = null;
@@ -436,6 +484,8 @@ function setUp() {
     el.addEventListener("keydown", (event) => {
       if ((event.key === "Enter" || event.key === " ") && el.hasAttribute("tabindex")) {
         event.preventDefault();
+        usingKeyboard();
+        current = target;
         clicked(target);
       }
     });
@@ -494,7 +544,7 @@ function setUp() {
 
   // The text box: what is typed moves the board when it names a legal play.
   input.addEventListener("input", () => {
-    const play = byNotation.get(normalise(input.value));
+    const play = byNotation.get(canonical(input.value));
     if (play) {
       builder.follow(play);
       typed = true;
@@ -506,7 +556,7 @@ function setUp() {
     }
   });
   form.addEventListener("submit", () => {
-    const play = byNotation.get(normalise(input.value));
+    const play = byNotation.get(canonical(input.value));
     if (play) input.value = play.notation;
     if (data.confirm && play) form.querySelector("[name=confirm]").value = "on";
   });
@@ -523,10 +573,11 @@ function setUp() {
   panel.hidden = false;
   figure.classList.add("ready");
   document.querySelectorAll("form.swap-dice").forEach((f) => { f.hidden = true; });
-  const shown = byNotation.get(normalise(input.value));
+  const shown = byNotation.get(canonical(input.value));
   if (shown) builder.follow(shown);
   typed = Boolean(input.value.trim());
   render();
+  if (keyboardInUse()) focusBoard();
 }
 
 // Cube answers (and, with the confirm preference, the one-click forced play) are
@@ -613,7 +664,71 @@ function stepKeys() {
   });
 }
 
+// Keyboard play (issue 26). A player who plays by keyboard keeps the focus on the board
+// from page to page (the page reloads after each action): the tab remembers it, until
+// the next click or touch.
+const KEYBOARD = "backgammon.keyboard";
+let focusBoard = null;
+
+function usingKeyboard() {
+  try {
+    sessionStorage.setItem(KEYBOARD, "1");
+  } catch (error) {
+    // storage refused (private mode): the focus is simply not carried to the next page
+  }
+}
+
+function keyboardInUse() {
+  try {
+    return sessionStorage.getItem(KEYBOARD) === "1";
+  } catch (error) {
+    return false;
+  }
+}
+
+const visible = (el) => (el && !el.disabled && el.getClientRects().length ? el : null);
+
+// One key each, listed on the page (#keyboard-help): r rolls, c confirms the move, u undoes
+// the last checker, b goes to the board. Not while typing (the move box, the chat), with a
+// modifier, or while a dialog is open.
+function shortcuts() {
+  const keys = {
+    r: () => visible(document.getElementById("roll-button")),
+    c: () => visible(document.getElementById("move-confirm-yes")) || visible(document.querySelector("#pending-form button[type=submit]")),
+    u: () => visible(document.getElementById("move-confirm-no")) || visible(document.getElementById("move-undo")),
+  };
+  document.addEventListener("pointerdown", () => {
+    try {
+      sessionStorage.removeItem(KEYBOARD);
+    } catch (error) {
+      // nothing was stored
+    }
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const el = event.target;
+    if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
+    const key = event.key.toLowerCase();
+    if (key === "b" && focusBoard) {
+      event.preventDefault();
+      usingKeyboard();
+      focusBoard();
+      return;
+    }
+    const button = keys[key] && keys[key]();
+    if (!button) return;
+    event.preventDefault();
+    usingKeyboard();
+    button.click();
+    if (key === "u" && focusBoard) focusBoard(); // undone: back to the board, not the button
+  });
+  const help = document.getElementById("keyboard-help");
+  if (help && (focusBoard || document.getElementById("roll-button"))) help.hidden = false;
+}
+
 setUp();
 confirmForms();
 followGame();
 stepKeys();
+shortcuts();

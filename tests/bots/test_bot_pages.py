@@ -62,7 +62,9 @@ def test_the_challenge_form_plays_the_computer_at_the_chosen_level(
         },
     )
     match = Match.objects.get()
-    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+    # Straight to the board of the first game, ready to play (issue 26), not the match page.
+    game = match.games.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert {match.white, match.black} == {player, bots["expert"].user}
     assert not match.rated  # BOT_MATCHES_RATED is off by default
     page = player_client.get(match.get_absolute_url()).content.decode()
@@ -198,3 +200,25 @@ def test_a_bots_level_is_named_in_the_readers_language(
         white=player, black=bots["expert"].user, length=1, created_at=timezone.now()
     )
     assert expert in player_client.get(match.get_absolute_url()).content.decode()
+
+
+def test_on_a_phone_each_figure_of_the_computer_page_says_what_it_is(
+    bots: dict[str, Bot], gnubg_here: None, player_client: Client
+) -> None:
+    """Issue 26: a phone showed bare "0" and "0.06". Each row of the table becomes a card
+    there, and each cell is labelled by its column (data-label)."""
+    import re
+
+    page = player_client.get("/computer/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    table = page[page.index('<table class="stack">') : page.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]  # the heading row aside
+    assert len(rows) == len(bots)
+    for row in rows:
+        cells = re.findall(r"<td([^>]*)>(.*?)</td>", row, re.S)
+        labels = [re.search(r'data-label="([^"]*)"', attrs) for attrs, _text in cells]
+        assert [m.group(1) if m else None for m in labels] == [
+            None,  # the title cell heads the card
+            "Look-ahead (plies)",
+            "Noise",
+            None,  # the Challenge link
+        ]

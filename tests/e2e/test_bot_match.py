@@ -11,6 +11,7 @@ all along: none of it reaches her inbox, then or once she has left (issue 26).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -72,7 +73,9 @@ def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_
     bot = match.black
     assert bot.is_bot and page.locator(".bot-badge").first.is_visible()
     game = match.games.get()
-    page.goto(game_url(game))
+    # Straight to the board, ready to play (issue 26), not to the match page.
+    assert page.url.endswith(game_url(game)), page.url
+    assert page.locator("svg.board").is_visible()
 
     bot_turns, shot = 0, False
     for _turn in range(MAX_TURNS):
@@ -97,7 +100,7 @@ def test_a_whole_match_against_the_computer_with_its_moves_arriving_on_the_open_
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     follow_until(page, game)
-    assert " won " in page.locator("#banner").inner_text()
+    assert re.match(r"You (won|lost) the match \d+–\d+$", page.locator("#banner").inner_text())
     # Nothing was e-mailed to her while she played, nor is owed now that she leaves: what
     # the page showed her is read, and the turns she was told of are over.
     later = timezone.now() + timedelta(hours=1)

@@ -114,7 +114,7 @@ def follow_until(page: Any, game: Game) -> None:
     live = page.locator("#live-game")
     if game.is_finished:
         page.clock.fast_forward("00:21")
-        expect(page.locator("#banner")).to_contain_text(" won ")
+        expect(page.locator("#banner")).to_contain_text(re.compile(r"\b(won|lost)\b"))
         return
     if live.get_attribute("data-ply") != str(game.ply):
         page.clock.fast_forward("00:21")
@@ -173,7 +173,10 @@ def test_a_whole_hypergammon_match_dragged_on_a_desktop_and_by_touch_on_a_phone(
     for page in pages.values():
         follow_until(page, game)  # the loser's page learns of the end by itself too
         banner = page.locator("#banner").inner_text()
-        assert banner.startswith(f"{winner.public_name} won {game.points} point"), banner
+        verb = "won" if pages[winner.pk] is page else "lost"
+        assert re.fullmatch(rf"You {verb} the match \d+–\d+", banner), banner
+        result = page.locator("#game-result").inner_text()
+        assert result.startswith(f"You {verb} {game.points} point"), result
         assert not page.locator("#move-panel").is_visible()
         assert not page.locator("#live-game").count()  # a finished game stops polling
         assert not page.locator("#away-score").count()  # no "-2-away" after a backgammon
@@ -234,7 +237,7 @@ def test_double_take_redouble_drop_then_a_resignation_at_its_cost(new_page, monk
     match.refresh_from_db()
     assert game.is_finished and (game.winner, game.points) == (int(Color.WHITE), 2)
     assert (match.score_white, match.score_black) == (2, 0)
-    assert "won 2 points" in black.locator("#banner").inner_text()
+    assert black.locator("#banner").inner_text() == "You lost 2 points (Double dropped)."
 
     # Game 2, reached through the finished game's link: Black resigns it.
     with black.expect_navigation():
@@ -254,5 +257,5 @@ def test_double_take_redouble_drop_then_a_resignation_at_its_cost(new_page, monk
     assert second.is_finished and second.winner == int(Color.WHITE)
     assert second.points == cost == 2  # a gammon: nothing borne off, the cube at 1
     assert (match.score_white, match.score_black) == (2 + cost, 0)
-    assert f"won {cost} points" in black.locator("#banner").inner_text()
+    assert f"You lost {cost} points" in black.locator("#banner").inner_text()
     shoot(black, "whole-match-resigned")

@@ -100,6 +100,15 @@ def test_the_dice_are_drawn_in_the_chosen_order() -> None:
     assert root.find(".//svg:g[@class='die']", NS) is None
 
 
+def test_the_higher_die_comes_first_whichever_order_they_were_thrown_in() -> None:
+    """Issue 26: the caption said "46" where the record said "64"."""
+    root = parse(board_svg(Position.start(), viewer_color=Color.WHITE, dice=(2, 5)))
+    assert [g.get("data-value") for g in root.iterfind(".//svg:g[@class='die']", NS)] == ["5", "2"]
+    assert "rolled 5 and 2." in root.get("aria-label")
+    thrown = LastMove(Color.BLACK, (2, 5), "13/8 13/11", (Step(13, 8), Step(13, 11)))
+    assert last_move_text(thrown) == "Last move: Black 52: 13/8 13/11"
+
+
 @pytest.mark.parametrize(
     ("owner", "value", "where", "shown"),
     [(None, 1, "centre", "64"), (Color.WHITE, 2, "white", "2"), (Color.BLACK, 8, "black", "8")],

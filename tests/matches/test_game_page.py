@@ -136,7 +136,9 @@ def test_the_banner_speaks_to_the_mover_and_names_the_player_awaited(
     assert banner_of(mine) == "Your move: you rolled 3-1"
     assert "Swap the dice" in mine
     theirs = client_for(waiter).get(url).content.decode()
-    assert banner_of(theirs).startswith(f"Waiting for {mover.public_name} to move, deadline in ")
+    # The deadline is said once, on the banner's own line, not in the banner as well.
+    assert banner_of(theirs) == f"Waiting for {mover.public_name} to move"
+    assert theirs.count("Deadline") == 1 and "deadline in" not in theirs
     assert "Swap the dice" not in theirs and "Actions</h2>" not in theirs
     watched = client_for(outsider).get(url).content.decode()
     colour = "White" if game.turn_color == 0 else "Black"
@@ -290,3 +292,42 @@ def test_the_record_has_two_numbered_columns_and_the_higher_die_first(
     assert prev and int(prev.group(1)) < game.ply + 2
     past = client_for(mover).get(url + f"?ply={prev.group(1)}").content.decode()
     assert f'id="record-next" rel="next" href="{url}#board"' in past
+
+
+# --------------------------------------------------------------------------- issue 26's words
+
+
+def test_the_roll_button_is_a_verb_in_spanish_and_catalan(game: Game) -> None:
+    mover = game.match.player(game.turn_color)
+    waiter = game.match.player(game.turn_color.other)
+    turns.game_play_move(
+        game_id=game.pk, player=mover, play_text="8/5 6/5", expected_ply=game.ply,
+        now=timezone.now(),
+    )  # fmt: skip
+    url = reverse("game_detail", args=[game.pk])
+    for language, verb in (("en", "Roll"), ("es", "Tirar"), ("ca", "Tira")):
+        waiter.language = language
+        waiter.save(update_fields=["language"])
+        page = client_for(waiter).get(url).content.decode()
+        assert re.search(rf'id="roll-button"[^>]*>{verb}</button>', page), language
+
+
+@pytest.mark.parametrize(
+    ("language", "bar", "off"),
+    [("en", "bar", "off"), ("es", "barra", "fuera"), ("ca", "barra", "fora")],
+)
+def test_the_notation_help_uses_the_boards_words_and_the_box_reads_them(
+    game: Game, language: str, bar: str, off: str
+) -> None:
+    """The help's examples say the bar and off as the board's labels do, and what the help
+    shows may be typed (the engine reads the canonical words)."""
+    from matches.forms import canonical_play_text
+
+    mover = game.match.player(game.turn_color)
+    mover.language = language
+    mover.save(update_fields=["language"])
+    page = client_for(mover).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert f"{bar}/22, 6/{off}," in page
+    assert board_data(page)["text"]["bar"] == bar and board_data(page)["text"]["off"] == off
+    assert canonical_play_text(f"{bar.capitalize()}/22 6/{off.upper()}") == "bar/22 6/off"
+    assert canonical_play_text("24/18 13/11") == "24/18 13/11"

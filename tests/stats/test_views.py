@@ -92,6 +92,23 @@ def test_the_player_page_shows_the_record_and_an_svg_chart(
     assert all(re.fullmatch(r"[\d.]+,[\d.]+", p) for p in points.group(1).split())
 
 
+@pytest.mark.parametrize(
+    ("language", "month"), [("en", "Dec."), ("es", "de diciembre de"), ("ca", "de desembre de")]
+)
+def test_the_rating_charts_dates_are_written_as_the_readers_language_writes_them(
+    client: Client, player: User, opponent: User, language: str, month: str
+) -> None:
+    """Issue 26: the chart's dates were numbers in the US order on every language."""
+    from datetime import UTC, datetime
+
+    finished = datetime(2026, 12, 6, 12, tzinfo=UTC)
+    match_resign(match_start(player, opponent, length=1, now=finished), opponent, now=finished)
+    page = client.get(f"/players/{player.username}/", HTTP_ACCEPT_LANGUAGE=language)
+    chart = page.content.decode().split('class="rating-chart"')[1].split("</svg>")[0]
+    dates = re.findall(r'<text[^>]*class="tick"[^>]*>([^<]*\D[^<]*\d{4})</text>', chart)
+    assert len(dates) == 2 and all(month in d and "/" not in d for d in dates), dates
+
+
 def test_a_player_without_rated_matches_has_no_chart(client: Client, player: User) -> None:
     page = client.get(f"/players/{player.username}/").content.decode()
     assert "<svg" not in page
