@@ -123,6 +123,7 @@ def test_the_board_and_what_to_do_fit_the_screen(new_page, monkeypatch, language
     the banner, the dice or the actions of the moment lies below the fold."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     below: list[str] = []
+    measured: list[str] = []  # the board's bottom edge in each state, for a reviewer
     for state, viewer, path, needs in states(monkeypatch, language):
         page = new_page(user=viewer, locale=language)
         for width, height in SCREENS:
@@ -130,6 +131,8 @@ def test_the_board_and_what_to_do_fit_the_screen(new_page, monkeypatch, language
             page.goto(path)
             found = page.evaluate(BOXES, {**BOARD, **needs})
             page.screenshot(path=str(SHOTS / f"{language}-{state}-{width}x{height}.png"))
+            if found["board"] is not None:
+                measured.append(f"{state} {width}x{height}: {found['board']['bottom']:.0f}")
             for name in (*BOARD, *needs):
                 box = found[name]
                 if box is None:
@@ -162,6 +165,7 @@ def test_the_board_and_what_to_do_fit_the_screen(new_page, monkeypatch, language
             box = found[name]
             if box is None or box["bottom"] > height or box["top"] < 0:
                 below.append(f"move sent {width}x{height}: {name} at {box}")
+    (SHOTS / f"{language}-board-bottom.txt").write_text("\n".join(measured) + "\n")
     assert not below, "out of view:\n" + "\n".join(below)
 
 

@@ -8,7 +8,7 @@ so it belongs to the name, not to the format. The names are marked here so that
 makemessages keeps them in the catalogue.
 """
 
-from django.conf.locale.ca.formats import *  # noqa: F403 - every other format is Django's
+from django.conf.locale.ca.formats import *  # type: ignore[import-untyped]  # noqa: F403
 from django.utils.translation import pgettext_lazy
 
 DATE_FORMAT = r"j E \d\e Y"  # 6 de desembre de 2026
