@@ -186,3 +186,26 @@ def test_a_phones_points_are_wide_enough_for_a_finger(new_page, monkeypatch, wid
     assert len(widths) == 24 and min(widths) >= 24, min(widths)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+
+
+def test_the_header_is_one_line_and_a_phones_menu_opens(new_page) -> None:
+    """In Catalan, the longest: every link in one line from 1200 px, the brand, the
+    dashboard and a Menu below that; the menu is a popover that lists every link."""
+    user = UserFactory(username="maximiliana", language="ca")
+    page = new_page(user=user, locale="ca")
+    tall = {}
+    for width in (360, 390, 768, 1024, 1100, 1280, 1440):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto("/dashboard/")
+        height = page.evaluate("document.querySelector('.site-header').offsetHeight")
+        if height > 56:
+            tall[width] = height
+        assert page.locator(".nav-toggle").is_visible() == (width < 1200), width
+    assert not tall, f"the header wraps: {tall}"
+    page.set_viewport_size({"width": 360, "height": 800})
+    assert not page.locator("#nav-links").is_visible()
+    page.locator(".nav-toggle").click()
+    links = page.locator("#nav-links")
+    assert links.is_visible() and links.locator("a", has_text="Tornejos").is_visible()
+    page.keyboard.press("Escape")
+    assert not links.is_visible()
