@@ -16,7 +16,9 @@ from accounts.zones import curated_time_zones
 class SignupForm(forms.Form):
     """The browser's time zone, sent by static/js/timezone.js in a hidden field, so a new
     player's deadlines and digest hour are in their zone from the first day. Empty or
-    unknown: UTC, as before."""
+    unknown: UTC, as before. The language the sign-up page was shown in (the browser's,
+    or the one the footer chose) becomes the player's, so that the pages after the
+    confirmation, which signs them in, and the e-mails speak it too."""
 
     time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
@@ -26,4 +28,7 @@ class SignupForm(forms.Form):
 
     def signup(self, request: Any, user: User) -> None:
         user.time_zone = self.cleaned_data["time_zone"]
-        user.save(update_fields=["time_zone"])
+        language = getattr(request, "LANGUAGE_CODE", "")
+        if language in User.Language.values:
+            user.language = language
+        user.save(update_fields=["time_zone", "language"])

@@ -128,11 +128,26 @@ CUBE_ACTIONS = (
 )
 
 
+#: The decisions that are asked twice, with what they cost, as an ordinary game's take and
+#: drop are: a vote, and every answer to a double. A proposal, like a double, is not: it
+#: opens the question and settles nothing.
+CONFIRMED_ACTIONS = frozenset({"vote_yes", "vote_no", "box_take", "box_drop", "take", "drop"})
+
+
 class CubeForm(forms.Form):
-    """One cube decision, and the board's ply the player saw (a stale page is a 409)."""
+    """One cube decision, and the board's ply the player saw (a stale page is a 409).
+    A vote or an answer carries ``confirm``: the page asked it (its dialog, or the box
+    ticked without the script)."""
 
     action = forms.ChoiceField(choices=[(a, a) for a in CUBE_ACTIONS])
     ply = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    confirm = forms.BooleanField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("action") in CONFIRMED_ACTIONS and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm your decision."))
+        return data
 
 
 class SuggestForm(forms.Form):

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, F, Min, Q, QuerySet, Sum
 from django.urls import reverse
 
 from accounts.models import User
@@ -201,6 +201,39 @@ def _actions(
     return tuple(actions)
 
 
+@dataclass(frozen=True)
+class Stake:
+    """A team member's stake in the cube decision awaited: what it is now (what a drop
+    pays: the member's to the box, the box's to each member still in the game) and what
+    a take makes it. A member who dropped earlier stays at what they pay the box."""
+
+    player_id: int
+    now: int
+    doubled: int
+    dropped: bool = False
+
+
+def stakes_at_issue(panel: Panel) -> tuple[Stake, ...]:
+    """Each member of the game, in line order, with their stake now and once the double
+    awaited is taken: what the confirmation of a vote, a take or a drop states (nothing
+    while no double is proposed or offered). Stakes differ once a member dropped the
+    box's double: they pay the stake they had, the takers play on at twice it."""
+    side = panel.side
+    if side is None or side.stage not in (
+        rules.Stage.TEAM_VOTE,
+        rules.Stage.BOX_ANSWER,
+        rules.Stage.TEAM_ANSWER,
+    ):
+        return ()
+    doubler = side.box_side if side.stage is rules.Stage.TEAM_ANSWER else side.team_side
+    return tuple(
+        Stake(m.player, m.stake, m.stake, dropped=True)
+        if m.dropped
+        else Stake(m.player, m.stake, m.cube.doubled(doubler).value)
+        for m in side.members
+    )
+
+
 #: How the API takes each decision the cube side waits for: the game's ``awaiting``
 #: decision, and the chouettes API's URL that takes it (the board's roll and move are
 #: the board's own).
@@ -243,19 +276,27 @@ def board_awaiting(board: Game) -> list[Awaiting] | None:
 
 
 def board_belongings(matches: Sequence[Match]) -> dict[int, Belonging]:
-    """The chouette and game number of each chouette board among ``matches`` (one query
-    for them all, none when there is no board among them)."""
+    """The chouette and game number of each chouette board among ``matches``, with the
+    first deadline of a decision awaited off the board (a seat has one exactly then): one
+    query for them all, none when there is no board among them."""
     boards = [m.pk for m in matches if m.chouette]
     if not boards:
         return {}
-    rows = ChouetteGame.objects.filter(match_id__in=boards).values_list(
-        "match_id", "chouette_id", "number"
+    rows = (
+        ChouetteGame.objects.filter(match_id__in=boards)
+        .annotate(deadline=Min("chouette__seats__deadline_at"))
+        .values_list("match_id", "chouette_id", "number", "deadline", "settled_at")
     )
     return {
         match_id: Belonging(
-            "chouette", chouette_id, reverse("api_chouette", args=[chouette_id]), game=number
+            "chouette",
+            chouette_id,
+            reverse("api_chouette", args=[chouette_id]),
+            game=number,
+            page=reverse("chouette_detail", args=[chouette_id]),
+            deadline=deadline if settled_at is None else None,
         )
-        for match_id, chouette_id, number in rows
+        for match_id, chouette_id, number, deadline, settled_at in rows
     }
 
 

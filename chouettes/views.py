@@ -109,6 +109,7 @@ def _render_session(
     seats = list(chouette.seats.select_related("player").order_by("joined_at", "pk"))
     names = {s.player_id: s.player for s in seats}
     mine = next((s for s in seats if s.player_id == getattr(user, "pk", None)), None)
+    viewer_id = user.pk if user.is_authenticated else None
     is_open = chouette.status == Chouette.Status.OPEN
     seated = mine is not None and mine.status == Seat.Status.SEATED
     game = panel.game
@@ -119,7 +120,8 @@ def _render_session(
         "chouette": chouette,
         "panel": panel,
         "lines": [_line_view(line, panel) for line in panel.lines],
-        "awaited": texts.awaited_texts(panel),
+        "awaited": texts.awaited_texts(panel, viewer_id),
+        "you": texts.your_decision_text(panel, viewer_id),
         "standings": [s for s in seats if s.status != Seat.Status.INVITED],
         "invited": [s for s in seats if s.status == Seat.Status.INVITED],
         "seat": mine,
@@ -293,11 +295,13 @@ def _to_board(chouette_id: int) -> HttpResponse:
 @login_required
 def chouette_cube(request: HttpRequest, chouette_id: int) -> HttpResponse:
     """A cube decision from the game page's panel: the team's proposal and votes, the
-    box's answer and double, a member's answer to it."""
+    box's answer and double, a member's answer to it (a vote or an answer confirmed)."""
     user = signed_in_user(request)
     form = CubeForm(request.POST)
     try:
         if not form.is_valid():
+            if set(form.errors) == {"confirm"}:  # ErrorList[0] is the message text
+                raise InvalidAction(str(form.errors["confirm"][0]), code="unconfirmed")
             raise InvalidAction(_("That decision was not understood."), code="invalid_action")
         action, ply = form.cleaned_data["action"], form.cleaned_data["ply"]
         common: dict[str, Any] = {

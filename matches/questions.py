@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from .models import Game, Match
@@ -47,6 +48,11 @@ class Belonging:
     pairing: Pairing | None = None
     #: A chouette board's game number.
     game: int | None = None
+    #: The page of the tournament or the chouette (the dashboard's link).
+    page: str = ""
+    #: A chouette board held for its team: the first deadline of the votes or answers it
+    #: waits for (the board's own clock stops meanwhile).
+    deadline: datetime | None = None
 
 
 def belongings(matches: Sequence[Match]) -> dict[int, Belonging]:

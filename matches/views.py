@@ -29,7 +29,7 @@ from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
-from . import chat, endings, game_banner, selectors, turns
+from . import chat, endings, game_banner, questions, selectors, turns
 from .board_svg import (
     LastMove,
     board_geometry,
@@ -40,6 +40,7 @@ from .board_svg import (
 )
 from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match, Vacation
+from .questions import Belonging
 from .record_rows import record_lines, record_rows, record_steps
 from .replay import ReplayError, replay_events
 from .signals import game_shown
@@ -60,12 +61,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     away = selectors.vacations_current(
         (g.match.player(g.turn_color).pk for g in others if not g.is_finished), timezone.now()
     )
+    # What each game belongs to (a tournament's round, a chouette's game): one question
+    # for the whole list, each app answering in one query.
+    belongings = questions.belongings([game.match for game in (*awaiting, *others)])
     return render(
         request,
         "matches/dashboard.html",
         {
-            "awaiting": [_game_row(game, user) for game in awaiting],
-            "others": [_game_row(game, user, away) for game in others],
+            "awaiting": [_game_row(game, user, belongings=belongings) for game in awaiting],
+            "others": [_game_row(game, user, away, belongings) for game in others],
         },
     )
 
@@ -89,21 +93,37 @@ class GameRow:
     their_score: int
     todo: str
     away_until: datetime | None = None
+    #: The tournament or chouette the game is played in (None for an ordinary match).
+    belonging: Belonging | None = None
+    #: The board's deadline, or, for a chouette's board held for its team, the first of
+    #: the votes or answers it waits for.
+    deadline: datetime | None = None
 
 
-def _game_row(game: Game, user: User, away: dict[int, Vacation] | None = None) -> GameRow:
+def _game_row(
+    game: Game,
+    user: User,
+    away: dict[int, Vacation] | None = None,
+    belongings: dict[int, Belonging] | None = None,
+) -> GameRow:
     match = game.match
     color = match.color_of(user)
     assert color is not None
     opponent = match.player(color.other)
+    belonging = (belongings or {}).get(match.pk)
+    deadline = game.deadline_at
+    if deadline is None and belonging is not None:
+        deadline = belonging.deadline
     return GameRow(
         game=game,
         opponent=opponent,
         color=color,
         my_score=match.score[color],
         their_score=match.score[color.other],
-        todo=_todo(game, color),
+        todo=_chouette_todo(game, color) if match.chouette else _todo(game, color),
         away_until=_away_until(game, away or {}),
+        belonging=belonging,
+        deadline=deadline,
     )
 
 
@@ -122,6 +142,32 @@ def _todo(game: Game, color: Color) -> str:
     if game.state == Game.State.ROLLING:
         return _("Roll or double") if mine else _("Opponent rolls")
     return _("Move") if mine else _("Opponent moves")
+
+
+def _chouette_todo(game: Game, color: Color) -> str:
+    """A chouette board's row, to the box (White) or the team's captain (Black): the
+    team's vote or answer while the board is held for it (the team is then on turn), the
+    box's answer to the team's double (the only answer given on the board), else the
+    board's roll or move, by who plays it."""
+    box = color == Color.WHITE
+    mine = game.turn == int(color)
+    if game.held:
+        if game.state == Game.State.DOUBLED:
+            if box:
+                return _("The team answers your double")
+            return _("Your team answers the box's double")
+        if box:
+            return _("The team votes on doubling you")
+        return _("Your team votes on doubling the box")
+    if game.state == Game.State.DOUBLED:
+        return _("Answer the team's double") if mine else _("The box answers your team's double")
+    if game.state == Game.State.ROLLING:
+        if mine:
+            return _("Roll or double")
+        return _("The team rolls") if box else _("The box rolls")
+    if mine:
+        return _("Move")
+    return _("The team moves") if box else _("The box moves")
 
 
 # --------------------------------------------------------------------------- the game page

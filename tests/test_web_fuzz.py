@@ -561,7 +561,7 @@ def aim(world: World, name: str, values: dict[str, Any], *, action: str, play: i
         board = world.chouette_board()
         values["ply"] = str(board.ply)
         if name == "chouette_cube":
-            values["action"] = CUBE_ACTIONS[play % len(CUBE_ACTIONS)]
+            values.update(action=CUBE_ACTIONS[play % len(CUBE_ACTIONS)], confirm="on")
         elif board.dice and play % 2:
             plays = selectors.game_plays(board)
             if plays:

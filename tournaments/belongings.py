@@ -33,6 +33,7 @@ def match_belongings(matches: list[Match]) -> dict[int, Belonging]:
             reverse("api_tournament", args=[tournament_id]),
             name=name,
             pairing=Place(stage, round_, index),
+            page=reverse("tournament_detail", args=[tournament_id]),
         )
         for match_id, tournament_id, name, stage, round_, index in rows
     }

@@ -22,6 +22,24 @@ def challenges_to_me(context: template.Context) -> list[Challenge]:
     return [c for c in challenges_open_to(user).filter(opponent=user) if c.expires_at > now]
 
 
+#: The dashboard lists this many open challenges, the newest first (the challenges page
+#: has them all).
+DASHBOARD_OPEN_CHALLENGES = 5
+
+
+@register.simple_tag(takes_context=True)
+def open_challenges(context: template.Context) -> list[Challenge]:
+    """The open challenges to anyone that the signed-in player may accept (not their own,
+    not lapsed), newest first, for the dashboard: a new player's first games."""
+    user = context_user(context)
+    if user is None:
+        return []
+    challenges = challenges_open_to(user).filter(
+        opponent__isnull=True, expires_at__gt=timezone.now()
+    )
+    return list(challenges.order_by("-created_at")[:DASHBOARD_OPEN_CHALLENGES])
+
+
 @register.inclusion_tag("matches/_rematch.html", takes_context=True)
 def rematch_button(context: template.Context, match: Match) -> dict[str, object]:
     """The "Rematch" button of a finished match's page, for its two players only (a tag,

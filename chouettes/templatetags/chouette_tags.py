@@ -4,11 +4,13 @@
 load these tags.
 
 For a chouette's board, ``{% chouette_view game as chouette %}`` gives what the panel
-shows the viewer: whose decision is awaited, the line-up with each member's stake,
-the buttons the viewer may use now, the team's suggestions and chat (to the team
-only, never to the box), the table chat, and the cube side's record (who proposed,
-agreed, took, dropped) with the captains who played. For any other game it is None,
-without a query.
+shows the viewer: whose decision is awaited (the viewer's own in the second person, and
+the game page's banner for a player of the chouette), the line-up with each member's
+stake, the buttons the viewer may use now with the question each vote or answer asks
+before it is sent (what it costs, as an ordinary game's take and drop say it), the
+team's suggestions and chat (to the team only, never to the box), the table chat, and
+the cube side's record (who proposed, agreed, took, dropped) with the captains who
+played. For any other game it is None, without a query.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class ChouetteView:
     game: ChouetteGame
     board: Game
     lines: list[dict[str, Any]]
+    #: Whom the game waits for, but the viewer (``you`` tells them).
     awaited: list[str]
     actions: tuple[Action, ...]
     decisions: list[str]
@@ -48,6 +51,12 @@ class ChouetteView:
     message_max_length: int = Message.MAX_LENGTH
     #: What the open page polls and compares (:func:`chouettes.selectors.board_stamp`).
     stamp: str = ""
+    #: The viewer's own decision off the board, in the second person, with its deadline.
+    you: str = ""
+    #: The game page's banner for a player of the chouette ("": the board's own).
+    banner: str = ""
+    #: Each cube decision's question before it is sent, with its cost, by form action.
+    confirm: dict[str, str] = field(default_factory=dict)
 
 
 @register.simple_tag(takes_context=True)
@@ -72,6 +81,7 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
         for line in panel.lines
     )
     live = chouette_game.settled_at is None and not board.is_finished
+    viewer_id = user.pk if user is not None and user.is_authenticated else None
     return ChouetteView(
         panel=panel,
         game=chouette_game,
@@ -80,7 +90,7 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
             {"line": line, "player": line.seat.player, "role": texts.ROLE_NAMES[line.role]()}
             for line in panel.lines
         ],
-        awaited=texts.awaited_texts(panel),
+        awaited=texts.awaited_texts(panel, viewer_id),
         actions=panel.actions,
         decisions=[texts.decision_text(d, names) for d in selectors.decisions_of(chouette_game)],
         captains=texts.captain_texts(chouette_game, names),
@@ -93,6 +103,9 @@ def chouette_view(context: template.Context, game: Game) -> ChouetteView | None:
         may_talk=seated,
         may_talk_team=seated and live and selectors.in_team(chouette_game, user),
         stamp=selectors.board_stamp(chouette_game, game),
+        you=texts.your_decision_text(panel, viewer_id, board_deadline=False),
+        banner=texts.banner_text(panel, viewer_id),
+        confirm=texts.confirm_texts(panel, viewer_id),
     )
 
 

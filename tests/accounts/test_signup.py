@@ -88,3 +88,18 @@ def test_nobody_signs_up_with_a_computer_players_name(client: Client, name: str)
     assert "belong to the computer players" in response.content.decode()
     assert not User.objects.filter(username__iexact=name).exists()
     assert mail.outbox == []
+
+
+def test_confirming_in_the_sign_up_browser_signs_in_to_a_first_game_in_its_language(
+    client: Client,
+) -> None:
+    """Issue 26: the address confirmed in the browser that signed up signs the new player
+    in, on a dashboard that offers a first game, in the language they signed up in."""
+    client.post(reverse("account_signup"), SIGNUP, HTTP_ACCEPT_LANGUAGE="es")
+    user = User.objects.get(username="dora")
+    assert user.language == "es"
+    response = client.post(_confirmation_link())
+    assert response.status_code == 302 and response["Location"] == reverse("dashboard")
+    assert client.session["_auth_user_id"] == str(user.pk)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert "Empieza una partida" in page and reverse("bot_list") in page

@@ -240,18 +240,21 @@ def test_a_team_double_proposed_agreed_and_taken_through_the_panel(
     assert response.status_code == 302
     assert response["Location"] == f"/games/{table.board.pk}/#chouette"
     member = game_page(table, "cy")
-    assert 'id="chouette-vote-yes"' in member and "Cy to vote on the team&#x27;s double" in member
+    assert 'id="chouette-vote-yes"' in member
+    assert "Your vote on the team&#x27;s double is awaited" in member
     captain = game_page(table, "bob")
     assert 'value="roll"' not in captain  # the board is held
-    assert "The board waits for the team&#x27;s decision" in captain
+    assert "Cy to vote on the team&#x27;s double" in captain
+    assert "Your team votes on doubling the box: waiting for Cy." in captain
+    assert "The board waits for the team&#x27;s decision" in game_page(table, None)
 
-    assert cube(table, "cy", "vote_yes").status_code == 302
+    assert cube(table, "cy", "vote_yes", confirm="on").status_code == 302
     board = table.board
     assert (board.state, board.turn, board.held) == (Game.State.DOUBLED, 0, False)
     box = game_page(table, "ann")
     assert 'id="chouette-box-take"' in box and 'value="take"' not in box
     table.roll((6, 5))
-    assert cube(table, "ann", "box_take").status_code == 302
+    assert cube(table, "ann", "box_take", confirm="on").status_code == 302
     assert table.stakes() == {"bob": 2, "cy": 2}
     record = game_page(table, None)
     for said in ("Bob proposed the team&#x27;s double", "Cy agreed", "Ann (the box) took"):
@@ -274,7 +277,7 @@ def test_an_open_board_page_learns_of_a_vote_that_leaves_the_board_at_its_ply(
     url, drawn = live_stamp(game_page(table, "ann"))
     assert Client().get(url).json() == {"ply": drawn}  # nothing new yet
     ply = table.board.ply
-    assert cube(table, "cy", "vote_yes").status_code == 302
+    assert cube(table, "cy", "vote_yes", confirm="on").status_code == 302
     assert table.board.ply == ply and table.board.held  # di's vote is still awaited
     # The box's page, drawn before cy's vote, sees that it is behind and reloads.
     answer = Client().get(url)
@@ -320,9 +323,9 @@ def test_a_box_double_taken_by_one_and_dropped_by_the_captain(
     assert 'id="chouette-box-double"' in game_page(table, "ann")
     assert cube(table, "ann", "box_double").status_code == 302
     assert 'id="chouette-take"' in game_page(table, "bob")
-    assert cube(table, "bob", "drop").status_code == 302
+    assert cube(table, "bob", "drop", confirm="on").status_code == 302
     table.roll((2, 1))
-    assert cube(table, "cy", "take").status_code == 302
+    assert cube(table, "cy", "take", confirm="on").status_code == 302
     assert table.board.match.black.username == "cy"
     page = game_page(table, "cy")
     assert "Bob dropped" in page and "Cy took" in page and "Ann (the box) doubled" in page
