@@ -8,9 +8,13 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import User
+from challenges.models import Challenge
 from matches.models import Game
 
 from .models import Notification
+
+#: The notices that the game waits for their recipient: news only while it does.
+TURN_KINDS = (Notification.Kind.YOUR_TURN, Notification.Kind.DOUBLE_OFFERED)
 
 
 def latest(rows: QuerySet[Notification]) -> QuerySet[Notification]:
@@ -57,4 +61,23 @@ def notifications_mark_messages_read(*, user: User, game: Game, now: datetime) -
     are untouched."""
     return Notification.objects.filter(
         recipient=user, game=game, kind=Notification.Kind.MESSAGE_RECEIVED, read_at=None
+    ).update(read_at=now)
+
+
+def notifications_turn_over(
+    *, games: Iterable[Game], now: datetime, user: User | None = None
+) -> int:
+    """The turns of ``games`` that ``user`` was told of are over (they acted, or the game
+    ended; every player's when ``user`` is None): their unread turn notices are read.
+    "It is your turn" stays on the list, and out of the badge. One conditional UPDATE."""
+    rows = Notification.objects.filter(game__in=list(games), kind__in=TURN_KINDS, read_at=None)
+    if user is not None:
+        rows = rows.filter(recipient=user)
+    return rows.update(read_at=now)
+
+
+def notifications_challenge_answered(*, challenge: Challenge, now: datetime) -> int:
+    """The challenged player answered ``challenge``: its notice to them is read."""
+    return Notification.objects.filter(
+        challenge=challenge, kind=Notification.Kind.CHALLENGE_RECEIVED, read_at=None
     ).update(read_at=now)

@@ -17,6 +17,7 @@ from chouettes.models import Chouette, ChouetteGame, Seat
 from gammon import Color, Termination
 from matches.models import Game, GameMessage, Match
 
+from .inbox import notifications_challenge_answered, notifications_turn_over
 from .models import Notification
 from .outbox import notify, notify_many
 
@@ -24,10 +25,13 @@ Kind = Notification.Kind
 
 
 def notice_turn(game: Game, now: datetime) -> Notification:
-    """The player on turn must act: roll or move (``your_turn``), or answer a double."""
+    """The player on turn must act: roll or move (``your_turn``), or answer a double.
+
+    The other player has just acted: what they were told of their turn is over."""
     match = game.match
     color = game.turn_color
     doubled = game.state == Game.State.DOUBLED
+    notifications_turn_over(games=[game], user=match.player(color.other), now=now)
     return notify(
         recipient=match.player(color),
         kind=Kind.DOUBLE_OFFERED if doubled else Kind.YOUR_TURN,
@@ -55,7 +59,9 @@ def notice_draw_offer(game: Game, color: Color, now: datetime) -> Notification:
 def notices_game_ended(games: Sequence[Game], now: datetime) -> list[Notification]:
     """Both players of each finished game are told how it (and maybe the match) ended:
     ``time_out`` for a time-out, else ``match_over`` when it ended the match, else
-    ``game_over``. A cancelled match owes nothing here (the moderators tell them)."""
+    ``game_over``. A cancelled match owes nothing here (the moderators tell them).
+    Nobody's turn in them is news any more."""
+    notifications_turn_over(games=games, now=now)
     items = []
     for game in games:
         match = game.match
@@ -133,6 +139,7 @@ def notice_challenge_received(challenge: Challenge, now: datetime) -> Notificati
 def notice_challenge_accepted(challenge: Challenge, game: Game, now: datetime) -> Notification:
     match = game.match
     assert challenge.opponent is not None  # set by the acceptance
+    notifications_challenge_answered(challenge=challenge, now=now)
     return notify(
         recipient=challenge.challenger,
         kind=Kind.CHALLENGE_ACCEPTED,
@@ -148,6 +155,7 @@ def notice_challenge_accepted(challenge: Challenge, game: Game, now: datetime) -
 
 def notice_challenge_declined(challenge: Challenge, now: datetime) -> Notification:
     assert challenge.opponent is not None  # only the challenged player declines
+    notifications_challenge_answered(challenge=challenge, now=now)
     return notify(
         recipient=challenge.challenger,
         kind=Kind.CHALLENGE_DECLINED,

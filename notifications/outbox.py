@@ -16,7 +16,8 @@ if it is still unread, still their turn for a turn notice, and they are still aw
 broker or a worker down delays it, and loses nothing.
 
 A game that waits for the player is one entry (:data:`TURN_KINDS`): a new turn refreshes
-the unread row of the game and kind rather than adding one, and owes another e-mail only
+the unread row of the game and kind rather than adding one (their turn over, the row is
+read: :func:`notifications.inbox.notifications_turn_over`), and owes another e-mail only
 if the player came back since the last one (:func:`notify`).
 """
 
@@ -28,11 +29,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import User
 from challenges.models import Challenge
 from matches.models import Game, Match
 
+from . import inbox
 from .models import Notification
 from .signals import notifications_written
 
@@ -66,7 +69,7 @@ HELD_KINDS = frozenset(
 )
 #: The game waits for the recipient to act: one unread row per game and kind, refreshed
 #: by each new turn; e-mailed only while the turn is still theirs.
-TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.DOUBLE_OFFERED})
+TURN_KINDS = frozenset(inbox.TURN_KINDS)
 
 
 def present_until(user: User, now: datetime) -> datetime | None:
@@ -92,10 +95,10 @@ def notify(
 ) -> Notification:
     """Write one notification row in the current transaction; deliver it after commit.
 
-    A turn notice (:data:`TURN_KINDS`) for a game whose notice of that kind is still
-    unread refreshes that row instead (its text and time; one entry per game and kind).
-    The refreshed row owes a new e-mail unless one is on its way or was sent while the
-    player has stayed away since (at most one e-mail per game while away)."""
+    A turn notice (:data:`TURN_KINDS`) for a game whose last turn notice is still unread
+    and of that kind refreshes that row instead (its text and time; one entry per game
+    and kind). Either owes a new e-mail unless the last was e-mailed and the player has
+    not been on the site since (at most one e-mail per game while away)."""
     row = _notification(
         recipient=recipient,
         kind=kind,
@@ -123,43 +126,58 @@ def notify_many(items: Iterable[dict[str, Any]], *, now: datetime) -> list[Notif
 
 
 def _refresh(fresh: Notification, now: datetime) -> Notification:
-    # The row is locked (the delivery's claim waits) in the caller's transaction: the
-    # game's lock already orders the turns of one game, so no savepoint is needed.
+    """Write the turn notice ``fresh``, or refresh the unread one of its game and kind.
+
+    The rows read are the recipient's turn notices of the game still unread, and those
+    e-mailed (or being sent) since the recipient was last on the site: if there is one,
+    this turn owes no e-mail, however many turns pass while they are away (a roll with
+    no legal play passes by itself, and the opponent plays on). They are locked (a
+    delivery's claim waits) in the caller's transaction; the game's lock already orders
+    the turns of one game, so no savepoint is needed.
+    """
+    seen = fresh.recipient.seen_at
+    emailed = Q(status=Status.SENDING) | Q(status=Status.SENT)
+    if seen is not None:
+        emailed = Q(status=Status.SENDING) | Q(status=Status.SENT, sent_at__gte=seen)
+    emailed &= Q(delivery=Delivery.EMAIL)
     with transaction.atomic(savepoint=False):
-        row = (
+        rows = list(
             Notification.objects.select_for_update()
-            .filter(recipient=fresh.recipient, game=fresh.game, kind=fresh.kind, read_at=None)
+            .filter(recipient=fresh.recipient, game=fresh.game, kind__in=TURN_KINDS)
+            .filter(Q(read_at=None) | emailed)
             .order_by("-created_at", "-pk")
-            .first()
         )
+        told = any(_emailed_since(r, seen) for r in rows)
+        row = next((r for r in rows if r.read_at is None and r.kind == fresh.kind), None)
         if row is None:
+            if told and fresh.delivery == Delivery.EMAIL:
+                fresh.status = Status.SKIPPED
             fresh.save(force_insert=True)
             _announce([fresh], now)
             return fresh
         row.payload, row.created_at = fresh.payload, fresh.created_at
         fields = ["payload", "created_at"]
-        if _owes_another(row, fresh):
+        if not told:
             row.delivery, row.status = fresh.delivery, fresh.status
             row.next_attempt_at, row.attempts = fresh.next_attempt_at, 0
             row.claimed_at, row.last_error = None, ""
             fields += ["delivery", "status", "next_attempt_at", "attempts", "claimed_at"]
             fields += ["last_error"]
         row.save(update_fields=fields)
-    if "status" in fields:
+    if not told:
         _announce([row], now)
     return row
 
 
-def _owes_another(row: Notification, fresh: Notification) -> bool:
-    """Whether the unread ``row``, refreshed by a new turn like ``fresh``, owes an e-mail
-    again: not while one is being sent, nor when one was sent and its recipient has not
-    been back on the site since."""
-    if row.status == Status.SENDING:
+def _emailed_since(row: Notification, seen: datetime | None) -> bool:
+    """The ``emailed`` condition of :func:`_refresh`, for a row it read."""
+    if row.delivery != Delivery.EMAIL:
         return False
-    if row.status == Status.SENT and row.delivery == fresh.delivery == Delivery.EMAIL:
-        seen = fresh.recipient.seen_at
-        return seen is not None and row.sent_at is not None and seen > row.sent_at
-    return True
+    if row.status == Status.SENDING:
+        return True
+    if row.status != Status.SENT or row.sent_at is None:
+        return False
+    return seen is None or row.sent_at >= seen
 
 
 def _announce(rows: list[Notification], now: datetime) -> None:

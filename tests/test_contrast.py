@@ -109,3 +109,29 @@ def test_buttons_without_a_background_set_their_own_text_colour() -> None:
         ratio = contrast(value, colour("bg"))
         assert ratio >= 4.5, f"{selector.strip()}: {text} on the page is {ratio:.2f}:1"
     assert clear >= 3  # button.secondary, button.link, button.link-button
+
+
+def rule(selector: str) -> dict[str, str]:
+    """The declarations of the rules whose selector list names ``selector``, in order."""
+    found: dict[str, str] = {}
+    for selectors, body in RULES:
+        if selector in (s.strip() for s in selectors.split(",")):
+            for name, _, value in (d.partition(":") for d in body.split(";") if ":" in d):
+                found[name.strip()] = value.strip()
+    return found
+
+
+def value(declared: str) -> str:
+    name = re.fullmatch(r"var\(--([\w-]+)\)", declared)
+    return colour(name.group(1) if name else declared)
+
+
+def test_the_headers_badges_stand_out_and_read() -> None:
+    """Issue 26: the unread count in the header was the page's dark badge on the dark
+    header, a pill nobody could see. In the header a badge is seen against it (3:1) and
+    its number reads on it (4.5:1)."""
+    header = value(rule(".site-header")["background"])
+    badge = rule(".badge") | rule(".site-header .badge")
+    background, text = value(badge["background"]), value(badge["color"])
+    assert contrast(background, header) >= 3, f"the badge on the header: {background} on {header}"
+    assert contrast(text, background) >= 4.5, f"its count: {text} on {background}"

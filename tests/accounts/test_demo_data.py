@@ -57,3 +57,28 @@ def test_the_demo_has_a_tournament_under_way_and_one_open() -> None:
     assert page.status_code == 200 and "Demo cup" in page.content.decode()
     assert alice.get("/tournaments/new").status_code == 200  # she directs them
     assert "Stop repeating" in alice.get(weekly.get_absolute_url()).content.decode()
+
+
+def test_the_demo_opens_with_one_notice_per_game_and_kind() -> None:
+    """Issue 26: alice opened the demo to 59 unread notices, about twenty of them "It is
+    your turn in your game against Bob" (the demo plays its games at one instant). Now
+    each game and kind is one entry, and a turn that is over, or a challenge answered,
+    is no longer news: a handful each, the badge's count."""
+    from collections import Counter
+
+    from notifications.inbox import notifications_unread_count
+    from notifications.models import Notification
+
+    call_command("demo_data", stdout=StringIO())
+    for user in User.objects.filter(is_bot=False):
+        unread = Notification.objects.filter(recipient=user, read_at=None)
+        per_game = Counter((n.game_id, n.kind) for n in unread.exclude(game=None))
+        assert set(per_game.values()) == {1}, per_game
+        assert notifications_unread_count(user) == unread.count() <= 10, user
+    alice = User.objects.get(username="alice")
+    turns = Notification.objects.filter(recipient=alice, kind="your_turn", read_at=None)
+    assert turns.count() == 2  # the two games that wait for her move (README)
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/dashboard/").content.decode()
+    assert f'aria-label="{notifications_unread_count(alice)} unread"' in page

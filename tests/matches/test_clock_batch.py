@@ -148,9 +148,10 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(monkeypatch) -> Non
     # 16 per batch (the games and the matches each by one UPDATE of the values they share and
     # one bulk_update of the rest; the counters are locked, then bumped), plus a savepoint and
     # its release (and BEGIN), the last, empty claim with its own three, one INSERT of
-    # the matches' analyses (analysis/, where gnubg is installed) and one SELECT of the
-    # tournament matches among them (tournaments/).
-    assert counts[0] <= 24, [q["sql"][:80] for q in queries.captured_queries]
+    # the matches' analyses (analysis/, where gnubg is installed), one SELECT of the
+    # tournament matches among them (tournaments/) and one UPDATE that reads the games'
+    # turn notices, their turns being over (notifications/).
+    assert counts[0] <= 25, [q["sql"][:80] for q in queries.captured_queries]
 
 
 @pytest.mark.django_db

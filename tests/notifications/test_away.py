@@ -29,8 +29,13 @@ from matches.bots import bot_act
 from matches.models import Game, Match
 from matches.selectors import game_plays
 from notifications import delivery, outbox
+from notifications import tasks as notification_tasks
 from notifications.delivery import notification_deliver
-from notifications.inbox import notifications_mark_game_read, notifications_unread_count
+from notifications.inbox import (
+    notifications_mark_game_read,
+    notifications_turn_over,
+    notifications_unread_count,
+)
 from notifications.models import Notification
 from tests.matches.api_helpers import scripted_dice
 from tests.matches.clock_helpers import NOW, start_game, white_opens
@@ -84,9 +89,13 @@ def test_a_turn_for_a_player_on_the_site_waits_until_they_are_away(
     Notification.objects.update(status=Status.SENT)  # the challenge: told already
     seen(opponent, NOW - timedelta(minutes=1))
     mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    queued: list[object] = []
+    monkeypatch.setattr(
+        notification_tasks.email_deliver, "apply_async", lambda args, **kw: queued.append(args)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
         white_opens(monkeypatch, game, player, NOW)
-    assert callbacks == []  # no delivery task: the row waits for the sweeper
+    assert queued == []  # no delivery task: the row waits for the sweeper
     [row] = Notification.objects.filter(recipient=opponent, kind=Kind.YOUR_TURN)
     assert (row.status, row.delivery) == (Status.PENDING, "email")
     assert row.next_attempt_at == NOW - timedelta(minutes=1) + AWAY
@@ -144,6 +153,7 @@ def test_turns_of_one_game_refresh_one_row_and_email_once_while_away(
     monkeypatch, player: User, opponent: User
 ) -> None:
     game = start_game(monkeypatch, player, opponent)
+    Notification.objects.update(status=Status.SENT)
     white_opens(monkeypatch, game, player, NOW)  # bob is away: e-mailed at once
     game.refresh_from_db()
     [row] = Notification.objects.filter(recipient=opponent, kind=Kind.YOUR_TURN)
@@ -155,7 +165,7 @@ def test_turns_of_one_game_refresh_one_row_and_email_once_while_away(
     )
     [row] = Notification.objects.filter(recipient=opponent, kind=Kind.YOUR_TURN)
     assert (row.created_at, row.status, row.payload) == (later, Status.SENT, {"opponent": "X"})
-    assert notifications_unread_count(opponent) == 2  # the challenge, and this game
+    assert notifications_unread_count(opponent) == 1  # this game
     # He came back, looked at other pages, and left: the next turn owes an e-mail again.
     seen(opponent, later + timedelta(minutes=1))
     again = later + timedelta(hours=1)
@@ -165,6 +175,19 @@ def test_turns_of_one_game_refresh_one_row_and_email_once_while_away(
         Status.PENDING, 0, again + outbox.SWEEP_GRACE,
     )  # fmt: skip
     assert notification_deliver(notification_id=row.pk, now=again) == "sent"
+    assert len(emails(opponent, Kind.YOUR_TURN)) == 2
+    # Away again, his turns pass by themselves (no legal play) and come back: each is a
+    # new entry (the last one's turn is over), and none is e-mailed.
+    for hours in (2, 3):
+        notifications_turn_over(games=[game], user=opponent, now=again + timedelta(hours=hours))
+        outbox.notify(
+            recipient=opponent, kind=Kind.YOUR_TURN, now=again + timedelta(hours=hours), game=game
+        )
+    rows = Notification.objects.filter(recipient=opponent, kind=Kind.YOUR_TURN).order_by("pk")
+    assert [(r.status, r.read_at is None) for r in rows] == [
+        (Status.SENT, False), (Status.SKIPPED, False), (Status.SKIPPED, True),
+    ]  # fmt: skip
+    assert sweep(again + timedelta(days=1)) == []
     assert len(emails(opponent, Kind.YOUR_TURN)) == 2
 
 

@@ -231,7 +231,9 @@ def test_a_spectator_viewing_the_game_changes_nothing(
     assert page_client(outsider).get(reverse("game_detail", args=[game.pk])).status_code == 200
     assert Client().get(reverse("game_detail", args=[game.pk])).status_code == 200
     assert token_client(outsider).get(f"/api/games/{game.pk}/messages").status_code == 403
-    assert not Notification.objects.exclude(read_at=None).exists()
+    # (Only the challenge is read: bob answered it.)
+    read = Notification.objects.exclude(read_at=None)
+    assert not read.exclude(kind=Kind.CHALLENGE_RECEIVED).exists()
     assert len(message_rows(player)) == len(message_rows(opponent)) == 1
 
 
@@ -244,13 +246,15 @@ def test_a_player_reading_the_chat_leaves_the_opponents_notices_and_other_games_
     write(other, player, minutes=2)  # Bob is told about the other game
     page_client(opponent).get(reverse("game_detail", args=[game.pk]))
     token_client(opponent).get(f"/api/games/{game.pk}/messages")
-    read = {(r.recipient_id, r.game_id) for r in Notification.objects.exclude(read_at=None)}
+    read_rows = Notification.objects.exclude(read_at=None).exclude(kind=Kind.CHALLENGE_RECEIVED)
+    read = {(r.recipient_id, r.game_id) for r in read_rows}
     assert read == {(opponent.pk, game.pk)}
     [alices] = message_rows(player)
     assert alices.read_at is None and alices.game_id == game.pk
-    # Bob's other notices (the challenge accepted, his turn) are not the chat's to read.
+    # Bob's other notices (the challenge accepted, his turn) are not the chat's to read
+    # (the challenge he received was read as he accepted it).
     assert (
         not Notification.objects.filter(recipient=opponent, read_at__isnull=False)
-        .exclude(kind=Kind.MESSAGE_RECEIVED)
+        .exclude(kind__in=[Kind.MESSAGE_RECEIVED, Kind.CHALLENGE_RECEIVED])
         .exists()
     )

@@ -28,9 +28,9 @@ pytestmark = pytest.mark.django_db
 PAIRS_NOTHING = 6
 #: A finish that starts the next match: the same, plus the match, its game and opening
 #: roll, the roll's dice counters (locked, then bumped), the players' activity, the first
-#: mover's turn notice (an unread one of the game looked for, to refresh, then written),
-#: and the pairing.
-PAIRS_A_MATCH = PAIRS_NOTHING + 9
+#: mover's turn notice (the other's of the game read, the mover's last one looked for,
+#: to refresh, then written), and the pairing.
+PAIRS_A_MATCH = PAIRS_NOTHING + 10
 
 
 def advance_statements(monkeypatch: pytest.MonkeyPatch, match: Match) -> list[str]:
