@@ -8,9 +8,12 @@
                                   --check, and the wheel installed in a fresh venv running
                                   check and migrate
 
-Set-up creates .venv if it is missing and installs the project with its dev extra;
-the install is skipped while pyproject.toml is unchanged since the last one. It then
-compiles the translations (locale/*/LC_MESSAGES/*.po -> .mo, backgammon/i18n_compile.py).
+Set-up creates .venv if it is missing and installs the project: ``run`` what the site
+needs (``pip install -e .``), ``test`` and ``check`` its dev extra too (the test and
+lint tools). A stamp in .venv records what was installed from which pyproject.toml, so
+the install is skipped while that holds (``run`` after ``test`` installs nothing, ``test``
+after ``run`` adds the dev extra). It then compiles the translations
+(locale/*/LC_MESSAGES/*.po -> .mo, backgammon/i18n_compile.py).
 """
 
 from __future__ import annotations
@@ -49,16 +52,43 @@ def run(
         sys.exit(result.returncode)
 
 
-def setup() -> Path:
+#: What an install put in .venv, as the stamp names it: the site's dependencies, or
+#: those and the dev extra.
+SITE, DEV = "site", "dev"
+
+
+def install_needed(stamp: str | None, wanted: str, *, dev: bool) -> str | None:
+    """What to install, given the stamp's text and the hash of pyproject.toml: None
+    when .venv has it already, else ``SITE`` or ``DEV``.
+
+    A stamp of a hash alone is an older dev.py's, which always installed the dev extra."""
+    installed_hash, _, installed = (stamp or "").strip().partition(" ")
+    want = DEV if dev else SITE
+    if installed_hash == wanted and (installed or DEV) in {want, DEV}:
+        return None
+    return want
+
+
+def setup(*, dev: bool) -> Path:
     python = venv_python()
     if not python.exists():
-        say(f"creating {VENV}")
+        say(f"creating the virtual environment {VENV}")
         run([sys.executable, "-m", "venv", VENV])
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
-        say("installing the project and its dev dependencies")
-        run([python, "-m", "pip", "install", "--quiet", "-e", ".[dev]"])
-        STAMP.write_text(wanted + "\n")
+    stamp = STAMP.read_text() if STAMP.exists() else None
+    what = install_needed(stamp, wanted, dev=dev)
+    if what is not None:
+        target, needs = {
+            SITE: (".", "what the site needs"),
+            DEV: (".[dev]", "the site's dependencies and the test and lint tools"),
+        }[what]
+        say(f"installing {needs} (pip install -e {target}); a first install takes a minute")
+        started = time.monotonic()
+        run(
+            [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target]
+        )
+        STAMP.write_text(f"{wanted} {what}\n")
+        say(f"installed in {time.monotonic() - started:.0f} s")
     # Compile the translations (.po -> .mo) in pure Python: GNU gettext is not needed.
     run([python, "-m", "backgammon.i18n_compile"])
     return python
@@ -79,7 +109,7 @@ def has_command(python: Path, name: str) -> bool:
 
 
 def cmd_run(args: list[str]) -> int:
-    python = setup()
+    python = setup(dev=False)
     manage(python, "migrate", "--noinput")
     if has_command(python, "demo_data"):
         manage(python, "demo_data")
@@ -97,7 +127,7 @@ def xdist_available(python: Path) -> bool:
 
 
 def cmd_test(args: list[str]) -> int:
-    python = setup()
+    python = setup(dev=True)
     command = [str(python), "-m", "pytest"]
     user_chose_workers = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args)
     if not user_chose_workers and "-p" not in args and xdist_available(python):
@@ -197,7 +227,7 @@ MYPY_APPS = [
 
 def cmd_check(args: list[str]) -> int:
     """The guards CI runs before the tests; each one stops the run when it fails."""
-    python = setup()
+    python = setup(dev=True)
     steps: list[tuple[str, list[str | os.PathLike[str]]]] = [
         ("ruff check", [bin_path(VENV, "ruff"), "check", "."]),
         ("ruff format --check", [bin_path(VENV, "ruff"), "format", "--check", "."]),

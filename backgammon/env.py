@@ -110,17 +110,22 @@ def parse_site_url(name: str, value: str) -> str:
 def parse_email_url(value: str, name: str = "EMAIL_URL") -> dict[str, Any]:
     """Turn ``EMAIL_URL`` into Django e-mail settings.
 
-    Supported: ``console:``, ``locmem:``, ``dummy:``, ``file:///path``,
+    Supported: ``console:`` (one line per e-mail: to, subject, link; ``console:?full=1``
+    for whole messages), ``locmem:``, ``dummy:``, ``file:///path``,
     ``smtp://[user:password@]host[:port]`` (``?tls=1`` or ``smtp+tls://`` for
     STARTTLS, ``smtps://`` for implicit TLS).
     """
     parts = urlsplit(value)
     scheme = parts.scheme.lower()
     simple = {
-        "console": "django.core.mail.backends.console.EmailBackend",
+        "console": "backgammon.mail.OneLineConsoleBackend",
         "locmem": "django.core.mail.backends.locmem.EmailBackend",
         "dummy": "django.core.mail.backends.dummy.EmailBackend",
     }
+    if scheme == "console" and any(
+        parse_bool(name, v) for v in parse_qs(parts.query).get("full", []) if v
+    ):
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
     if scheme in simple:
         return {"EMAIL_BACKEND": simple[scheme]}
     if scheme == "file":

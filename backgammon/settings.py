@@ -7,11 +7,14 @@ DJANGO_ENV     ``development`` (default) or ``production``
 DEBUG          defaults to true, except when DJANGO_ENV=production
 SECRET_KEY     required unless DEBUG
 ALLOWED_HOSTS  comma-separated; defaults to localhost and the host of SITE_URL
-SITE_URL       base URL for links in e-mails (default http://127.0.0.1:8000)
+SITE_URL       base URL for links in e-mails (default http://127.0.0.1:$PORT)
+PORT           the port ``dev.py run`` serves on (default 8000), which SITE_URL follows
+               when it is not set
 DATABASE_URL   default: SQLite file db.sqlite3 in the project root
 REDIS_URL      unset: Celery tasks run eagerly in-process, local-memory cache;
                set: Celery broker/results and the cache use Redis
-EMAIL_URL      default console:, or smtp://user:pass@host:port (see parse_email_url)
+EMAIL_URL      default console: (one line per e-mail; console:?full=1 prints them whole),
+               or smtp://user:pass@host:port (see parse_email_url)
 DEFAULT_FROM_EMAIL
 TRUSTED_PROXY_COUNT  reverse proxies in front that append to X-Forwarded-For (default 0)
 BOT_MATCHES_RATED    whether matches against the GNU Backgammon bots are rated (default false)
@@ -58,7 +61,11 @@ if _secret_key is None:
     _secret_key = "django-insecure-dev-only-key-do-not-use-in-production"
 SECRET_KEY = _secret_key
 
-SITE_URL = parse_site_url("SITE_URL", env_str("SITE_URL", "http://127.0.0.1:8000"))
+# Unset, links in e-mails reach the site ``dev.py run`` serves, on whatever PORT it has.
+_site_url = env_optional("SITE_URL")
+if _site_url is None:
+    _site_url = f"http://127.0.0.1:{env_int('PORT', 8000, minimum=1, maximum=65535)}"
+SITE_URL = parse_site_url("SITE_URL", _site_url)
 _site = urlsplit(SITE_URL)
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", sorted({"localhost", "127.0.0.1", "[::1]", _site.hostname or ""} - {""})

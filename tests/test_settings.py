@@ -43,8 +43,11 @@ def test_lists_are_comma_separated() -> None:
     assert env_list("HOSTS", ["a"], {}) == ["a"]
 
 
-def test_email_url_console_is_the_simple_case() -> None:
-    assert parse_email_url("console:")["EMAIL_BACKEND"].endswith("console.EmailBackend")
+def test_email_url_console_prints_one_line_per_email_unless_asked_for_them_whole() -> None:
+    assert parse_email_url("console:")["EMAIL_BACKEND"] == "backgammon.mail.OneLineConsoleBackend"
+    whole = "django.core.mail.backends.console.EmailBackend"
+    assert parse_email_url("console:?full=1")["EMAIL_BACKEND"] == whole
+    assert parse_email_url("console:?full=0")["EMAIL_BACKEND"].endswith("OneLineConsoleBackend")
 
 
 def test_email_url_smtp_reads_host_port_and_credentials() -> None:
@@ -115,3 +118,40 @@ def test_an_analysis_level_out_of_0_to_2_is_refused(plies: str) -> None:
         text=True,
     )
     assert run.returncode != 0 and "ANALYSIS_PLIES" in run.stderr
+
+
+def settings_of(env: dict[str, str], *names: str) -> dict[str, object]:
+    """Some of backgammon.settings, as a process started with ``env`` (SITE_URL and PORT
+    taken from it alone) reads them."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    base = {k: v for k, v in os.environ.items() if k not in {"SITE_URL", "PORT"}}
+    code = (
+        "import json, backgammon.settings as s;"
+        f"print(json.dumps({{n: getattr(s, n) for n in {list(names)!r}}}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_site_url_follows_port_when_it_is_not_set() -> None:
+    """Issue 26: with ``PORT=8001 python3 dev.py run`` the e-mails linked to port 8000."""
+    assert settings_of({}, "SITE_URL") == {"SITE_URL": "http://127.0.0.1:8000"}
+    followed = settings_of({"PORT": "8001"}, "SITE_URL", "CSRF_TRUSTED_ORIGINS")
+    assert followed == {
+        "SITE_URL": "http://127.0.0.1:8001",
+        "CSRF_TRUSTED_ORIGINS": ["http://127.0.0.1:8001"],
+    }
+    site = {"SITE_URL": "https://bg.example.org/", "PORT": "not a port"}  # a host's own PORT
+    assert settings_of(site, "SITE_URL") == {"SITE_URL": "https://bg.example.org"}
