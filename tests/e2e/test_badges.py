@@ -17,6 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from challenges import services as challenge_services
 from tests.factories import UserFactory
+from tests.matches.clock_helpers import start_game
 from tests.test_contrast import contrast
 
 from .conftest import OUTPUT
@@ -45,12 +46,15 @@ def painted(page: Any, selector: str) -> tuple[str, str, str]:
     return hex_colour(colours[0]), hex_colour(colours[1]), hex_colour(colours[2])
 
 
-def test_the_headers_counts_stand_out_on_it_in_spanish(new_page: Any) -> None:
+def test_the_headers_counts_stand_out_on_it_in_spanish(
+    new_page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bob = UserFactory(username="bob", display_name="Bob", language="es")
     alice = UserFactory(username="alice", display_name="Alice")
     now = timezone.now()
-    challenge = challenge_services.challenge_create(challenger=alice, opponent=bob, now=now)
-    challenge_services.challenge_accept(challenge_id=challenge.pk, user=bob, now=now)
+    # Alice is White and Bob, with the higher die of the opening roll, moves first.
+    game = start_game(monkeypatch, alice, bob, (1, 3), now=now)
+    assert game.match.player(game.turn_color) == bob
     challenge_services.challenge_create(challenger=alice, opponent=bob, now=now, length=3)
     bob = User.objects.get(pk=bob.pk)
     page = new_page(user=bob, width=1280, locale="es")
