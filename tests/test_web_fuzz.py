@@ -526,13 +526,18 @@ def world(
     return replace(world, clients={}, rows=None)
 
 
+USER_FIELDS = [f.attname for f in User._meta.concrete_fields if f.name != "seen_at"]
+
+
 def stored() -> tuple[Any, ...]:
     """Every row a page could write, to check that a refused request wrote none."""
     return (
         snapshot(),
         list(Challenge.objects.order_by("pk").values()),
         list(Vacation.objects.order_by("pk").values()),
-        list(User.objects.order_by("pk").values()),
+        # Every field but when the player was last seen: any request of theirs records
+        # that (accounts.middleware.ActivityMiddleware), refused or not.
+        list(User.objects.order_by("pk").values(*USER_FIELDS)),
         list(EmailAddress.objects.order_by("pk").values()),
         list(Report.objects.order_by("pk").values()),
         list(GameMessage.objects.order_by("pk").values("pk", "text", "hidden")),
