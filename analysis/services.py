@@ -215,6 +215,7 @@ _ACTIONS = {
     GameEvent.Kind.TAKE: "take",
     GameEvent.Kind.DROP: "drop",
     GameEvent.Kind.RESIGN: "resign",
+    GameEvent.Kind.RESIGN_ACCEPT: "resign",
     GameEvent.Kind.TIMEOUT: "resign",
     GameEvent.Kind.ADJUDICATE: "resign",
 }

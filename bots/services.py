@@ -2,6 +2,7 @@
 
 A bot plays exactly as a person does: each action is one call of the service a person's
 request calls (:mod:`matches.turns`: roll, move, double, take, drop;
+:mod:`matches.resignations`: an offer to resign and the answer to one;
 :func:`matches.endings.game_resign`), with the ply the bot looked at as
 ``expected_ply``. gnubg thinks *outside* any transaction (no row is locked while it
 runs); the service then refuses a turn that moved on meanwhile, and the bot does
@@ -24,8 +25,15 @@ from challenges import services as challenge_services
 from challenges.models import Challenge
 from gammon import Color, Variant
 from gnubg_bridge import decisions, process
-from gnubg_bridge.decisions import CubeDecision, CubeQuestion, PlayQuestion, ResignQuestion
-from matches import endings, record, turns
+from gnubg_bridge.decisions import (
+    CubeDecision,
+    CubeQuestion,
+    PlayQuestion,
+    ResignEquities,
+    ResignEquitiesQuestion,
+    ResignQuestion,
+)
+from matches import endings, record, resignations, selectors, turns
 from matches.bots import TurnArgs
 from matches.models import Game, Match
 
@@ -211,7 +219,6 @@ def bot_play_turn(*, game_id: int, ply: int, now: datetime) -> int:
 def _act(game: Game, bot: Bot, now: datetime) -> Game:
     """One action of ``bot``, decided by gnubg, made through a person's service."""
     level = bot.gnubg_level
-    color = game.turn_color
     state = record.state_of(game.match, game)
     position = game.position()
     common = TurnArgs(game_id=game.pk, player=bot.user, expected_ply=game.ply, now=now)
@@ -219,22 +226,54 @@ def _act(game: Game, bot: Bot, now: datetime) -> Game:
         (cube,) = decisions.decide([CubeQuestion(position.mirror(), state)], level)
         assert isinstance(cube, CubeDecision)
         return turns.game_take(**common) if cube.take else turns.game_drop(**common)
+    if game.state == Game.State.RESIGNING:
+        # Weighed from the offerer's side, as gnubg weighs an offer made to it.
+        (view,) = decisions.decide([ResignEquitiesQuestion(position.mirror(), state)], level)
+        assert isinstance(view, ResignEquities)
+        accept = view.accepts(game.resign_offer)
+        return resignations.game_answer_resignation(accept=accept, **common)
+    resign_question = (
+        ResignEquitiesQuestion(position, state)
+        if selectors.resigns_by_offer(game.match)
+        else ResignQuestion(position, state)
+    )
     if game.state == Game.State.ROLLING:
-        resign, cube = decisions.decide(
-            [ResignQuestion(position, state), CubeQuestion(position, state)], level
-        )
-        if resign is True:
-            return endings.game_resign(**common)
-        if isinstance(cube, CubeDecision) and cube.double and state.can_double(color):
+        resign, cube = decisions.decide([resign_question, CubeQuestion(position, state)], level)
+        resigned = _resign(game, resign, common)
+        if resigned is not None:
+            return resigned
+        if isinstance(cube, CubeDecision) and cube.double and state.can_double(game.turn_color):
             return turns.game_double(**common)
         return turns.game_roll(**common)
     dice = game.dice or (0, 0)
-    resign, play = decisions.decide(
-        [ResignQuestion(position, state), PlayQuestion(position, dice, state)], level
-    )
-    if resign is True:
-        return endings.game_resign(**common)
+    resign, play = decisions.decide([resign_question, PlayQuestion(position, dice, state)], level)
+    resigned = _resign(game, resign, common)
+    if resigned is not None:
+        return resigned
     return turns.game_play_move(play_text=str(play), **common)
+
+
+def _resign(game: Game, answer: decisions.Answer, common: TurnArgs) -> Game | None:
+    """The bot's resignation, if gnubg's ``answer`` says it resigns (None: it plays on).
+
+    At once where the match resigns that way; else the offer gnubg sees as the loss to
+    come, or the nearest open one (the smallest that gives as much, or the biggest open:
+    a gammon the match's end makes a single game's worth). Declined, the bot plays on: it
+    offers nothing bigger than what it saw as the loss.
+    """
+    if answer is True:
+        return endings.game_resign(**common)
+    if not isinstance(answer, ResignEquities) or not answer.offer():
+        return None
+    color = game.turn_color
+    every = record.state_of(game.match, game).resignation_offers(color, game.position())
+    if not every:
+        return None
+    wanted = answer.offer()
+    chosen = next((o for o in every if o.level >= wanted), every[-1])
+    if chosen not in selectors.game_resignation_offers(game, color):
+        return None  # declined this turn already
+    return resignations.game_offer_resignation(level=chosen.level, **common)
 
 
 def bot_answer_draw(*, game_id: int, now: datetime) -> bool:

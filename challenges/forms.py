@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
 from gnubg_bridge.process import available as gnubg_available
-from matches.models import VariantChoice
+from matches.models import Resignation, VariantChoice
 
 
 def length_choices() -> list[tuple[int, str]]:
@@ -83,6 +83,17 @@ class ChallengeForm(forms.Form):
         label=_("Automatic doubles (money sessions)"), required=False, initial=False
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    resignation = forms.ChoiceField(
+        label=_("Resigning a game"),
+        choices=Resignation.choices,
+        initial=Resignation.OFFER,
+        required=False,  # left out (an older form): the standard
+        help_text=_(
+            "As in GNU Backgammon: the player offers a single game, a gammon or a "
+            "backgammon, and the opponent accepts or declines. Or the site's first rule: "
+            "at once, a gammon while nothing is borne off."
+        ),
+    )
     message = forms.CharField(
         label=_("Message"), max_length=200, required=False, widget=forms.Textarea({"rows": 2})
     )
@@ -98,6 +109,7 @@ class ChallengeForm(forms.Form):
         "time_bank": "time_bank_days",
         "cube_limit": "cube_limit",
         "cube": "cube_limit",
+        "resignation": "resignation",
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -115,6 +127,7 @@ class ChallengeForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         """A level of the computer chosen is the opponent: that bot."""
         data = super().clean() or {}
+        data["resignation"] = data.get("resignation") or Resignation.OFFER
         username = data.get("computer")
         if username:
             data["opponent"] = User.objects.get(username=username, is_bot=True)

@@ -6,7 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from matches.models import MAX_CUBE_LIMIT, VariantChoice
+from matches.models import MAX_CUBE_LIMIT, Resignation, VariantChoice
 from matches.serializers import (
     CUBE_LIMITS,
     NO_NUL,
@@ -52,6 +52,13 @@ class ChallengeCreateSerializer(serializers.Serializer):
     jacoby = StrictBooleanField(default=False, help_text="Money sessions only.")
     automatic_doubles = StrictBooleanField(default=False, help_text="Money sessions only.")
     rated = StrictBooleanField(default=True)
+    resignation = serializers.ChoiceField(
+        choices=Resignation.choices,
+        default=Resignation.OFFER.value,
+        help_text="How a game is resigned: `offer` (the player on turn offers a single game, "
+        "a gammon or a backgammon; the opponent accepts or declines, as in GNU Backgammon) "
+        "or `immediate` (at once: a gammon while nothing is borne off, else a single game).",
+    )
     message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
 
 
@@ -80,6 +87,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "jacoby",
             "automatic_doubles",
             "rated",
+            "resignation",
             "message",
             "status",
             "created_at",

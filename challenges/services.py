@@ -26,7 +26,7 @@ from backgammon.errors import Conflict, Forbidden, InvalidAction, LimitReached, 
 from backgammon.limits import rate_check, wait_text_lazy
 from gammon import Variant
 from matches import record
-from matches.models import MAX_CUBE_LIMIT, Match
+from matches.models import MAX_CUBE_LIMIT, Match, Resignation
 
 from .models import Challenge
 from .signals import challenge_accepted, challenge_created, challenge_declined
@@ -48,10 +48,15 @@ def challenge_create(
     jacoby: bool = False,
     automatic_doubles: bool = False,
     rated: bool = True,
+    resignation: str = Resignation.OFFER.value,
     message: str = "",
     validity: timedelta = CHALLENGE_VALIDITY,
 ) -> Challenge:
-    """Offer a match to ``opponent``, or to anyone when ``opponent`` is None."""
+    """Offer a match to ``opponent``, or to anyone when ``opponent`` is None.
+
+    ``resignation``: how its games are resigned (``matches.models.Resignation``): by an
+    offer the opponent answers (the standard), or at once, priced by the site's first
+    rule (``immediate``)."""
     if opponent is not None and opponent.pk == challenger.pk:
         raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
     if variant not in {v.value for v in Variant}:
@@ -74,6 +79,8 @@ def challenge_create(
         raise InvalidAction(
             _("Jacoby and automatic doubles are options of money sessions."), code="money_only"
         )
+    if resignation not in Resignation.values:
+        raise InvalidAction(_("Unknown way of resigning."), code="resignation")
     if "\x00" in message:  # PostgreSQL cannot store it: refused here, not as a DataError
         raise InvalidAction(_("The message may not contain NUL characters."), code="message")
     challenge = Challenge(
@@ -87,6 +94,7 @@ def challenge_create(
         jacoby=jacoby,
         automatic_doubles=automatic_doubles,
         rated=rated,
+        resignation=resignation,
         message=message[:200],
         created_at=now,
         expires_at=now + validity,
@@ -188,6 +196,7 @@ def challenge_rematch(*, match_id: int, user: User, now: datetime) -> Challenge:
         "jacoby": match.jacoby,
         "automatic_doubles": match.automatic_doubles,
         "rated": match.rated,
+        "resignation": match.resignation,
     }
     pending = Challenge.objects.filter(
         challenger=user,
@@ -237,6 +246,7 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
         jacoby=challenge.jacoby,
         automatic_doubles=challenge.automatic_doubles,
         rated=challenge.rated,
+        resignation=challenge.resignation,
         bank_white=timedelta(days=challenge.time_bank_days),
         bank_black=timedelta(days=challenge.time_bank_days),
         created_at=now,

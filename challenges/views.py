@@ -62,6 +62,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                     jacoby=data["jacoby"],
                     automatic_doubles=data["automatic_doubles"],
                     rated=data["rated"],
+                    resignation=data["resignation"],
                     message=data["message"],
                 )
             except ServiceError as error:

@@ -42,7 +42,7 @@ from gammon import Color, RulesError, Termination, parse_play
 from gammon import chouette as rules
 from matches import clock, record, timecontrol, turns
 from matches.errors import from_rules_error
-from matches.models import Game, Match
+from matches.models import Game, Match, Resignation
 
 from . import limits
 from . import state as cube
@@ -245,6 +245,9 @@ def _start_game(chouette: Chouette, number: int, now: datetime) -> ChouetteGame:
         cube_limit=chouette.cube_limit,
         jacoby=chouette.jacoby,
         automatic_doubles=chouette.automatic_doubles,
+        # Resigned at once, each member settled at their own stake: an offer would need
+        # each member's answer, as the box's double does (matches.resignations).
+        resignation=Resignation.IMMEDIATE,
         bank_white=banks.get(places.box),
         bank_black=banks.get(places.captain),
         created_at=now,

@@ -46,6 +46,9 @@ __all__ = [
     "Outcome",
     "Cube",
     "MatchState",
+    "RESIGNATION_LEVELS",
+    "ResignationOffer",
+    "can_lose_backgammon",
     "classify_win",
 ]
 
@@ -84,6 +87,12 @@ class Termination(enum.StrEnum):
 
 #: Cube multiples of the three ways of winning by bearing off.
 _MULTIPLIER = {Termination.SINGLE: 1, Termination.GAMMON: 2, Termination.BACKGAMMON: 3}
+
+#: What a resignation offers, by gnubg's numbers (its ``fResigned``): a single game (1),
+#: a gammon (2) or a backgammon (3), each worth that many times the cube.
+RESIGNATION_LEVELS: dict[int, Termination] = {
+    level: termination for termination, level in _MULTIPLIER.items()
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +219,44 @@ def classify_win(position: Position) -> tuple[Color, Termination]:
     if board.bar[1] > 0 or any(n < 0 for n in board.points[:6]):
         return winner, Termination.BACKGAMMON
     return winner, Termination.GAMMON
+
+
+def can_lose_backgammon(position: Position, player: Color) -> bool:
+    """Whether ``player`` could still lose a backgammon: they have borne off no checker,
+    and one of theirs is on the bar or in the opponent's home board, or could be sent
+    back there (the opponent still has a checker behind one of theirs).
+
+    >>> can_lose_backgammon(Position.start(), Color.WHITE)
+    True
+    >>> race = Position.from_sides({6: 15}, {6: 15})
+    >>> can_lose_backgammon(race, Color.WHITE), can_lose_backgammon(race, Color.BLACK)
+    (False, False)
+    >>> can_lose_backgammon(Position.from_sides({6: 14, 20: 1}, {6: 15}), Color.WHITE)
+    True
+    """
+    if position.borne_off(player):
+        return False
+    mine = position.checkers_of(player)  # from the player's side: 19-24 the opponent's home
+    theirs = position.checkers_of(player.other)  # from theirs: 25 their bar
+    if max(mine) >= 19:
+        return True
+    # The opponent's furthest checker, in the player's numbering, behind their furthest.
+    return bool(theirs) and 25 - max(theirs) < max(mine)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationOffer:
+    """One resignation a player may offer: ``level`` 1, 2 or 3 (a single game, a gammon
+    or a backgammon), the ``points`` it gives away at the cube, and whether those end the
+    match (in match play, when they are at least the points the opponent needs)."""
+
+    level: int
+    points: int
+    ends_match: bool
+
+    @property
+    def kind(self) -> Termination:
+        return RESIGNATION_LEVELS[self.level]
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +450,54 @@ class MatchState:
         """
         multiplier = 1 if position.borne_off(resigner) > 0 else 2
         return self._scored(resigner.other, Termination.RESIGN, multiplier)
+
+    def resignation_offers(
+        self, resigner: Color, position: Position
+    ) -> tuple[ResignationOffer, ...]:
+        """The resignations ``resigner`` may offer in ``position``, the smallest first.
+
+        Only those that make sense: a gammon while the resigner has borne off nothing and
+        gammons count (not with the Jacoby rule and the cube centred), a backgammon while
+        one could still be lost (:func:`can_lose_backgammon`); in match play none beyond
+        the first that already ends the match, as every bigger one costs the same.
+
+        >>> [o.points for o in MatchState().resignation_offers(Color.WHITE, Position.start())]
+        [1, 2, 3]
+        >>> offers = MatchState(length=3, score=(0, 1)).resignation_offers(
+        ...     Color.WHITE, Position.start())
+        >>> [(o.kind.value, o.points, o.ends_match) for o in offers]
+        [('single', 1, False), ('gammon', 2, True)]
+        >>> MatchState(jacoby=True).resignation_offers(Color.WHITE, Position.start())
+        (ResignationOffer(level=1, points=1, ends_match=False),)
+        """
+        if self.is_over:
+            return ()
+        levels = [1]
+        gammons_count = not (self.money and self.jacoby and self.cube.centred)
+        if gammons_count and not position.borne_off(resigner):
+            levels.append(2)
+            if can_lose_backgammon(position, resigner):
+                levels.append(3)
+        offers: list[ResignationOffer] = []
+        for level in levels:
+            if offers and offers[-1].ends_match:
+                break
+            points = level * self.cube.value
+            ends = not self.money and points >= self.away(resigner.other)
+            offers.append(ResignationOffer(level, points, ends))
+        return tuple(offers)
+
+    def outcome_for_offer(self, resigner: Color, level: int) -> Outcome:
+        """A resignation offered by ``resigner`` and accepted: ``level`` (1, 2 or 3)
+        times the cube, as gnubg scores it (the Jacoby rule aside: where it applies,
+        :meth:`resignation_offers` offers a single game only).
+
+        >>> MatchState(cube=Cube(2, Color.BLACK)).outcome_for_offer(Color.WHITE, 2)
+        Outcome(winner=<Color.BLACK: 1>, termination=<Termination.RESIGN: 'resign'>, points=4)
+        """
+        if level not in RESIGNATION_LEVELS:
+            raise RulesError(f"a resignation offers 1, 2 or 3 times the cube, not {level}")
+        return Outcome(resigner.other, Termination.RESIGN, level * self.cube.value)
 
     def outcome_for_timeout(self, loser: Color) -> Outcome:
         """A player ran out of time.

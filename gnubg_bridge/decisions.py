@@ -17,7 +17,11 @@ process for a batch of questions, and turns the answers back:
   computer player decides: it doubles when doubling gains, and takes unless dropping
   costs less;
 * :func:`should_resign`: whether the player on roll resigns now, when gnubg gives them
-  no chance of doing better than the resignation the site would score.
+  no chance of doing better than the resignation the site would score at once (the
+  match option ``resignation: immediate``);
+* :func:`resignation_equities`: gnubg's view of a resignation offered by the player on
+  roll (:class:`ResignEquities`): which one they would offer, and whether the opponent
+  accepts one, as gnubg's own computer player does.
 
 :func:`decide` answers many questions in one gnubg run (about 0.4 s to start, then a few
 milliseconds a question at 0-ply); the single functions call it with one.
@@ -40,6 +44,8 @@ __all__ = [
     "PlayQuestion",
     "CubeQuestion",
     "ResignQuestion",
+    "ResignEquitiesQuestion",
+    "ResignEquities",
     "CubeDecision",
     "Question",
     "Answer",
@@ -49,6 +55,7 @@ __all__ = [
     "choose_play",
     "cube_decision",
     "should_resign",
+    "resignation_equities",
     "play_from_gnubg",
 ]
 
@@ -132,6 +139,77 @@ class ResignQuestion:
 
 
 @dataclass(frozen=True, slots=True)
+class ResignEquitiesQuestion:
+    """What would a resignation by ``position``'s player on roll give up? (Theirs, before
+    rolling: an offer made after the roll is weighed as gnubg weighs it, on the board.)"""
+
+    position: Position
+    state: MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class ResignEquities:
+    """gnubg's evaluation for the player on roll (its five cubeless chances: win, win a
+    gammon, a backgammon, lose a gammon, a backgammon) and its gammon prices (gnubg's
+    ``arGammonPrice``: a gammon for player 0 and 1, a backgammon for 0 and 1; 1 or 0 in
+    money play), gnubg's player ``mover`` on roll.
+
+    The equities are gnubg's ``Utility``, as its ``getResignEquities`` weighs an offer.
+    """
+
+    probabilities: tuple[float, float, float, float, float]
+    gammon_prices: tuple[float, float, float, float]
+    mover: int
+
+    def playing_on(self) -> float:
+        """The resigner's equity if the game goes on (normalised to the cube)."""
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = self.probabilities
+        prices, me, them = self.gammon_prices, self.mover, 1 - self.mover
+        return (
+            2 * win
+            - 1
+            + win_gammon * prices[me]
+            - lose_gammon * prices[them]
+            + win_backgammon * prices[2 + me]
+            - lose_backgammon * prices[2 + them]
+        )
+
+    def resigning(self, level: int) -> float:
+        """The resigner's equity after giving up ``level`` (1, 2, 3) times the cube."""
+        them = 1 - self.mover
+        return (
+            -1
+            - (self.gammon_prices[them] if level > 1 else 0.0)
+            - (self.gammon_prices[2 + them] if level > 2 else 0.0)
+        )
+
+    def accepts(self, level: int) -> bool:
+        """Whether the opponent accepts an offer of ``level``: as gnubg's computer player
+        does, when the resigner gives up at least what they expect (their equity after
+        the resignation is no more than playing on). Within :data:`NO_CHANCE`, as the
+        offers :meth:`offer` makes: gnubg's nets never say a loss is exactly certain, and
+        its own rule (within 1e-6) declines a single game it wins but for a 1-in-2500
+        gammon."""
+        return self.resigning(level) - NO_CHANCE < self.playing_on()
+
+    def offer(self) -> int:
+        """The resignation the player on roll offers (0: none): as the site's first rule
+        (:func:`_resigns`), only when gnubg sees no win for them, and then the kind of loss
+        it sees as certain: a single game when no gammon is possible, a gammon when one is
+        certain and no backgammon possible, a backgammon when one is certain."""
+        win, _win_gammon, _win_backgammon, lose_gammon, lose_backgammon = self.probabilities
+        if win > NO_CHANCE:
+            return 0
+        if lose_backgammon >= 1 - NO_CHANCE:
+            return 3
+        if lose_gammon >= 1 - NO_CHANCE and lose_backgammon <= NO_CHANCE:
+            return 2
+        if lose_gammon <= NO_CHANCE:
+            return 1
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
 class CubeDecision:
     """gnubg's cubeful equities for the doubler (normalised: a drop is +1 in money play)
     and what follows from them."""
@@ -152,8 +230,8 @@ class CubeDecision:
         return self.double_take <= self.double_drop
 
 
-Question = PlayQuestion | CubeQuestion | ResignQuestion
-Answer = Play | CubeDecision | bool
+Question = PlayQuestion | CubeQuestion | ResignQuestion | ResignEquitiesQuestion
+Answer = Play | CubeDecision | ResignEquities | bool
 
 
 def _ids(position: Position, state: MatchState, dice: tuple[int, int]) -> tuple[str, str]:
@@ -193,7 +271,11 @@ for item in bridge_input():
     elif item["kind"] == "cube":
         answers.append(list(gnubg.cfevaluate(board, cube, context)))
     else:
-        answers.append(list(gnubg.evaluate(board, cube, context)))
+        prices = cube["gammonprice"]
+        answers.append(
+            list(gnubg.evaluate(board, cube, context))
+            + list(prices[0]) + list(prices[1]) + [cube["move"]]
+        )
 bridge_answer(answers)
 """
 
@@ -248,6 +330,12 @@ def _read(question: Question, value: list[Any]) -> Answer:
             double_take=float(value[2]),
             double_drop=float(value[3]),
             advice=str(value[5]),
+        )
+    if isinstance(question, ResignEquitiesQuestion):
+        p = [float(x) for x in value[:5]]
+        g = [float(x) for x in value[6:10]]
+        return ResignEquities(
+            (p[0], p[1], p[2], p[3], p[4]), (g[0], g[1], g[2], g[3]), int(value[10])
         )
     return _resigns(question, [float(p) for p in value[:5]])
 
@@ -319,4 +407,11 @@ def should_resign(position: Position, state: MatchState, level: Level) -> bool:
     """Whether ``position``'s player on roll should resign now (see :func:`_resigns`)."""
     answer = decide([ResignQuestion(position, state)], level)[0]
     assert isinstance(answer, bool)
+    return answer
+
+
+def resignation_equities(position: Position, state: MatchState, level: Level) -> ResignEquities:
+    """gnubg's view of a resignation by ``position``'s player on roll (:class:`ResignEquities`)."""
+    answer = decide([ResignEquitiesQuestion(position, state)], level)[0]
+    assert isinstance(answer, ResignEquities)
     return answer

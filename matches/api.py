@@ -33,10 +33,19 @@ from accounts.requests import signed_in_user
 from backgammon.api.errors import ErrorSerializer
 from backgammon.api.views import APIView
 from backgammon.errors import Forbidden, NotFound
-from gammon import Color, InvalidIdError, MatchKey, Position, Termination, match_id, position_id
+from gammon import (
+    Color,
+    InvalidIdError,
+    MatchKey,
+    Position,
+    ResignationOffer,
+    Termination,
+    match_id,
+    position_id,
+)
 from gammon.gnubg_ids import GameState
 
-from . import chat, endings, questions, selectors, turns
+from . import chat, endings, questions, resignations, selectors, turns
 from .export_views import exportable_match, mat_response
 from .models import Game, GameEvent, Match
 from .serializers import (
@@ -49,6 +58,7 @@ from .serializers import (
     MatchSerializer,
     MatExportQuerySerializer,
     MoveSerializer,
+    OfferResignSerializer,
     ResignSerializer,
     color_name,
 )
@@ -92,11 +102,14 @@ def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | No
     """gnubg's Position ID (for the player on roll) and Match ID of ``game``.
 
     While a double is offered, the player on roll is the doubler and the one to act is
-    the taker. None when the game cannot be written as gnubg IDs (a cube past 32768).
+    the taker; while an offer to resign waits, the offerer is on roll, the one to act
+    answers it, and the Match ID says what is offered (gnubg's ``fResigned``). None when
+    the game cannot be written as gnubg IDs (a cube past 32768).
     """
     match = game.match
     turn = Color(game.turn)
-    on_roll = turn.other if game.state == Game.State.DOUBLED else turn
+    answering = game.state in (Game.State.DOUBLED, Game.State.RESIGNING)
+    on_roll = turn.other if answering else turn
     if not game.is_finished:
         game_state = GameState.PLAYING
     elif game.termination == Termination.RESIGN:
@@ -115,6 +128,7 @@ def _gnubg_ids(game: Game, score: tuple[int, int]) -> tuple[str | None, str | No
             game_state=game_state,
             turn=turn,
             double_offered=game.state == Game.State.DOUBLED,
+            resigned=game.resign_offer if game.state == Game.State.RESIGNING else 0,
             dice=game.dice or (0, 0),
             match_length=match.length,
             score=score,
@@ -149,6 +163,14 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
         "notation": notation,
         "value": value,
         "created_at": created_at,
+    }
+
+
+def _resignation(offer: ResignationOffer) -> dict[str, Any]:
+    return {
+        "level": resignations.LEVEL_NAMES[offer.level],
+        "points": offer.points,
+        "ends_match": offer.ends_match,
     }
 
 
@@ -188,6 +210,12 @@ def game_payload(
     position = game.position()
     actions = selectors.game_actions(game, user) if viewer is not None else []
     plays = selectors.game_plays(game) if "move" in actions else []
+    offers = (
+        selectors.game_resignation_offers(game, viewer)
+        if viewer is not None and "offer_resign" in actions
+        else ()
+    )
+    pending = selectors.game_resignation_pending(game)
     score = _score_before(game)
     pid, mid = _gnubg_ids(game, score)
     pips = position.to_white_view().pip_count()
@@ -246,6 +274,11 @@ def game_payload(
             }
             for play in plays
         ],
+        "resignation": match.resignation,
+        "resign_offers": [_resignation(offer) for offer in offers],
+        "resign_offer": None
+        if pending is None
+        else {"by": color_name(int(pending.offerer)), **_resignation(pending.offer)},
         "winner": color_name(game.winner),
         "termination": game.termination,
         "points": game.points,
@@ -545,11 +578,41 @@ GameDropView = _action_view(
 )
 GameResignView = _action_view(
     "resign",
-    "Resign this game (`scope: game`) or the whole match (`scope: match`).",
+    "Resign the whole match (`scope: match`), or this game at once (`scope: game`) where "
+    "the match resigns games that way (`resignation: immediate`; else 409 "
+    "`resign_by_offer`: offer with `offer-resign`).",
     lambda g, p, ply, d: endings.game_resign(
         game_id=g, player=p, expected_ply=ply, now=_now(), whole_match=d["scope"] == "match"
     ),
     ResignSerializer,
+)
+GameOfferResignView = _action_view(
+    "offer-resign",
+    "Offer to resign a single game, a gammon or a backgammon (one of `resign_offers`), on "
+    "your turn: your opponent accepts (the game ends, for those points times the cube) or "
+    "declines (play goes on; this turn you may offer only more).",
+    lambda g, p, ply, d: resignations.game_offer_resignation(
+        game_id=g,
+        player=p,
+        expected_ply=ply,
+        now=_now(),
+        level=resignations.LEVELS_BY_NAME[d["level"]],
+    ),
+    OfferResignSerializer,
+)
+GameAcceptResignView = _action_view(
+    "accept-resign",
+    "Accept the opponent's offer to resign (`resign_offer`): you win the points offered.",
+    lambda g, p, ply, d: resignations.game_answer_resignation(
+        game_id=g, player=p, expected_ply=ply, now=_now(), accept=True
+    ),
+)
+GameDeclineResignView = _action_view(
+    "decline-resign",
+    "Decline the opponent's offer to resign: play goes on where it was.",
+    lambda g, p, ply, d: resignations.game_answer_resignation(
+        game_id=g, player=p, expected_ply=ply, now=_now(), accept=False
+    ),
 )
 GameOfferDrawView = _action_view(
     "offer-draw",
@@ -581,6 +644,9 @@ GAME_ACTIONS: dict[str, type[GameActionView]] = {
     "take": GameTakeView,
     "drop": GameDropView,
     "resign": GameResignView,
+    "offer-resign": GameOfferResignView,
+    "accept-resign": GameAcceptResignView,
+    "decline-resign": GameDeclineResignView,
     "offer-draw": GameOfferDrawView,
     "accept-draw": GameAcceptDrawView,
     "decline-draw": GameDeclineDrawView,

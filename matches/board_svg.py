@@ -194,6 +194,9 @@ def board_svg(
         if game.state == Game.State.DOUBLED:
             # The offer in flight: the new value, on the offerer's side (the answerer is on turn).
             offered_by = game.turn_color.other
+        elif game.state == Game.State.RESIGNING:
+            # The answerer is on turn, but the roll (and the move to come) is the offerer's.
+            position = position.mirror()
     else:
         position = source
         crawford = False

@@ -12,7 +12,7 @@ from typing import TypedDict
 from accounts.models import User
 from gammon import legal_plays
 
-from . import record, turns
+from . import record, resignations, selectors, turns
 from .models import Game, Match
 
 
@@ -25,8 +25,19 @@ class TurnArgs(TypedDict):
     now: datetime
 
 
-def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float = 0.0) -> Game:
-    """Make one action for whoever must act in ``game``; returns the game after it."""
+def bot_act(
+    game: Game,
+    rng: random.Random,
+    now: datetime,
+    *,
+    double_rate: float = 0.0,
+    resign_rate: float = 0.0,
+) -> Game:
+    """Make one action for whoever must act in ``game``; returns the game after it.
+
+    ``resign_rate``: the chance, before a roll or a move, of offering a resignation (a
+    random one of those open); an offer is accepted once in four, and declined otherwise.
+    """
     match: Match = game.match
     user: User = match.white if game.turn == 0 else match.black
     common = TurnArgs(game_id=game.pk, player=user, expected_ply=game.ply, now=now)
@@ -34,6 +45,14 @@ def bot_act(game: Game, rng: random.Random, now: datetime, *, double_rate: float
         if rng.random() < 0.5:
             return turns.game_take(**common)
         return turns.game_drop(**common)
+    if game.state == Game.State.RESIGNING:
+        accept = rng.random() < 0.25
+        return resignations.game_answer_resignation(accept=accept, **common)
+    if resign_rate and rng.random() < resign_rate:
+        offers = selectors.game_resignation_offers(game, game.turn_color)
+        if offers:
+            level = rng.choice(offers).level
+            return resignations.game_offer_resignation(level=level, **common)
     if game.state == Game.State.ROLLING:
         state = record.match_state(match, game)
         if rng.random() < double_rate and state.can_double(game.turn_color):

@@ -22,7 +22,7 @@ from accounts.models import User
 from backgammon.errors import Conflict, InvalidAction
 from gammon import Color, MatchState, Outcome, Termination
 
-from . import record
+from . import record, selectors
 from .models import Game, GameEvent, Match
 from .signals import draw_offered, game_finished, games_timed_out, match_finished
 
@@ -36,9 +36,21 @@ def game_resign(
     now: datetime,
     whole_match: bool = False,
 ) -> Game:
-    """Resign the game (gammon if none borne off, else single, times the cube) or the match."""
+    """Resign the match, or the game at once (gammon if none borne off, else single, times
+    the cube) where the match resigns games that way (``Match.resignation``; a chouette's
+    board too). Elsewhere a game is resigned by an offer the opponent answers
+    (:mod:`matches.resignations`): ``resign_by_offer``, 409."""
     game, color = record.lock(game_id, player, expected_ply, now)
-    state = record.state_of(game.match, game)
+    match = game.match
+    if not whole_match and selectors.resigns_by_offer(match):
+        raise Conflict(
+            _(
+                "In this match you offer to resign a single game, a gammon or a backgammon, "
+                "and your opponent accepts or declines."
+            ),
+            code="resign_by_offer",
+        )
+    state = record.state_of(match, game)
     if whole_match and not game.match.is_money:
         outcome = Outcome(color.other, Termination.RESIGN, state.away(color.other))
         record.append(

@@ -40,15 +40,23 @@ __all__ = [
     "replay_match",
 ]
 
-#: Events that end the game; a roll not played by then is written as rolled only.
+#: Events that end the game; a roll not played by then is written as rolled only. An
+#: accepted offer to resign is written as gnubg writes it, the ``Wins`` line alone.
 _ENDINGS = {
     GameEvent.Kind.RESIGN,
+    GameEvent.Kind.RESIGN_ACCEPT,
     GameEvent.Kind.TIMEOUT,
     GameEvent.Kind.ADJUDICATE,
     GameEvent.Kind.DRAW,
 }
-#: Talk between the players: no part of a turn, and no place in the format.
-_ASIDES = {GameEvent.Kind.DRAW_OFFER, GameEvent.Kind.DRAW_DECLINE}
+#: Talk between the players: no part of a turn, and no place in the format. gnubg's own
+#: export leaves a declined offer to resign out too: the file has no line for one.
+_ASIDES = {
+    GameEvent.Kind.DRAW_OFFER,
+    GameEvent.Kind.DRAW_DECLINE,
+    GameEvent.Kind.RESIGN_OFFER,
+    GameEvent.Kind.RESIGN_DECLINE,
+}
 
 
 @dataclass(frozen=True)
@@ -67,10 +75,10 @@ def replay_game(game: Game, variant: Variant, score: tuple[int, int]) -> Replaye
     """Replay ``game``'s events with the engine into ``.mat`` records.
 
     A turn is a roll and the play of it. The roll is held until its play, which
-    records both (``MatPlay``); a draw offered or declined in between is no part
-    of the turn. A roll still unplayed when the game ends (or when the record
-    stops) is recorded as a roll alone (``MatRoll``). Doubles, takes and drops
-    come before a roll, so they never meet one.
+    records both (``MatPlay``); a draw offered or declined in between is no part of
+    the turn, nor is an offer to resign that is declined. A roll still unplayed when
+    the game ends (or when the record stops) is recorded as a roll alone
+    (``MatRoll``). Doubles, takes and drops come before a roll, so they never meet one.
     """
     records: list[MatRecord] = []
     positions: list[Position] = []

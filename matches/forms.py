@@ -85,10 +85,15 @@ class GameActionForm(forms.Form):
         "drop",
         "resign",
         "resign_match",
+        "offer_resign",
+        "accept_resign",
+        "decline_resign",
         "offer_draw",
         "accept_draw",
         "decline_draw",
     )
+    #: What an offer to resign gives up (``offer_resign``), by the API's names.
+    LEVELS = ("single", "gammon", "backgammon")
 
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
     ply = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -101,6 +106,7 @@ class GameActionForm(forms.Form):
         ),
     )
     confirm = forms.BooleanField(required=False)
+    level = forms.ChoiceField(choices=[(level, level) for level in LEVELS], required=False)
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -114,6 +120,14 @@ class GameActionForm(forms.Form):
             self.add_error("confirm", _("Tick the box to confirm that you resign the match."))
         if action in ("take", "drop") and not data.get("confirm"):
             self.add_error("confirm", _("Tick the box to confirm your answer to the double."))
+        if action == "offer_resign" and not data.get("level"):
+            self.add_error(
+                "level", _("Choose what you offer: a single game, a gammon or a backgammon.")
+            )
+        elif action == "offer_resign" and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm your offer to resign."))
+        if action in ("accept_resign", "decline_resign") and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm your answer to the offer."))
         return data
 
 

@@ -39,6 +39,19 @@ class VariantChoice(models.TextChoices):
     HYPERGAMMON = Variant.HYPERGAMMON.value, _("Hypergammon")
 
 
+class Resignation(models.TextChoices):
+    """How a game is resigned (a match option).
+
+    ``offer``, the standard (GNU Backgammon, FIBS, DailyGammon): the player on turn
+    offers a single game, a gammon or a backgammon, and the opponent accepts or declines;
+    a declined offer costs nothing. ``immediate``, the site's first rule: the game ends at
+    once, a gammon while the resigner has borne off nothing, else a single game.
+    """
+
+    OFFER = "offer", _("Offered to the opponent, who accepts or declines")
+    IMMEDIATE = "immediate", _("At once: a gammon while nothing is borne off")
+
+
 class MatchOptions(models.Model):
     """What a challenge offers and a match is then played with."""
 
@@ -63,6 +76,9 @@ class MatchOptions(models.Model):
     jacoby = models.BooleanField(_("Jacoby rule"), default=False)
     automatic_doubles = models.BooleanField(_("automatic doubles"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
+    resignation = models.CharField(
+        _("resignation"), max_length=10, choices=Resignation.choices, default=Resignation.OFFER
+    )
 
     class Meta:
         abstract = True
@@ -166,6 +182,7 @@ class Game(models.Model):
         ROLLING = Stage.ROLLING.value, _("To roll or double")
         MOVING = Stage.MOVING.value, _("To move")
         DOUBLED = Stage.DOUBLED.value, _("Answering a double")
+        RESIGNING = Stage.RESIGNING.value, _("Answering an offer to resign")
         FINISHED = Stage.FINISHED.value, _("Finished")
 
     # No index of its own: ``game_unique_number`` (match, number) serves it, and every
@@ -191,6 +208,11 @@ class Game(models.Model):
     #: once a turn (:func:`matches.endings.match_offer_draw`), and their bit is cleared
     #: when their next turn begins (:func:`matches.record.begin_turn`).
     draw_offers = models.PositiveSmallIntegerField(default=0)
+    #: The resignation on offer while the game is ``resigning`` (1, 2, 3: a single game, a
+    #: gammon, a backgammon), and the highest one declined this turn: the record's
+    #: (:class:`matches.state.GameState`), kept here as the rest of its state is.
+    resign_offer = models.PositiveSmallIntegerField(default=0)
+    resign_declined = models.PositiveSmallIntegerField(default=0)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=12, choices=TERMINATION_CHOICES, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
@@ -282,6 +304,8 @@ class Game(models.Model):
             ply=self.ply,
             winner=None if self.winner is None else Color(self.winner),
             points=self.points,
+            resign_offer=self.resign_offer,
+            resign_declined=self.resign_declined,
         )
 
     def set_game_state(self, state: GameState) -> None:
@@ -295,6 +319,8 @@ class Game(models.Model):
         self.ply = state.ply
         self.winner = None if state.winner is None else int(state.winner)
         self.points = state.points
+        self.resign_offer = state.resign_offer
+        self.resign_declined = state.resign_declined
 
     def white_view(self) -> BoardView:
         """The stored board (``board``): from White's side, whoever is on turn."""
@@ -323,6 +349,9 @@ class GameEvent(models.Model):
         TAKE = EventKind.TAKE.value, _("Take")
         DROP = EventKind.DROP.value, _("Drop")
         RESIGN = EventKind.RESIGN.value, _("Resign")
+        RESIGN_OFFER = EventKind.RESIGN_OFFER.value, _("Offer to resign")
+        RESIGN_DECLINE = EventKind.RESIGN_DECLINE.value, _("Resignation declined")
+        RESIGN_ACCEPT = EventKind.RESIGN_ACCEPT.value, _("Resignation accepted")
         TIMEOUT = EventKind.TIMEOUT.value, _("Time-out")
         DRAW_OFFER = EventKind.DRAW_OFFER.value, _("Draw offered")
         DRAW_DECLINE = EventKind.DRAW_DECLINE.value, _("Draw declined")

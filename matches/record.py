@@ -335,6 +335,7 @@ def require_turn(game: Game, color: Color, *states: str) -> None:
             Game.State.ROLLING: _("You must roll (or double) first."),
             Game.State.MOVING: _("You have already rolled: make your move."),
             Game.State.DOUBLED: _("You must answer the double first."),
+            Game.State.RESIGNING: _("You must answer the offer to resign first."),
         }
         raise InvalidAction(messages.get(game.state, _("You cannot do that now.")), code="state")
 

@@ -97,6 +97,16 @@ def _dice_text(event: GameEvent) -> str:
     return "".join(str(d) for d in sorted((event.die1 or 0, event.die2 or 0), reverse=True))
 
 
+def resign_offer_text(level: int) -> str:
+    """The record's line for an offer to resign ``level`` (1, 2, 3)."""
+    texts = {
+        1: _("Offers to resign a single game"),
+        2: _("Offers to resign a gammon"),
+        3: _("Offers to resign a backgammon"),
+    }
+    return str(texts.get(level, texts[1]))
+
+
 def record_lines(events: list[GameEvent], match: Match) -> list[RecordLine]:
     """The game record, one line per turn or cube action, in the order it happened.
 
@@ -151,6 +161,12 @@ def record_lines(events: list[GameEvent], match: Match) -> list[RecordLine]:
             else:
                 text = _("Resigns the game")
             lines.append(RecordLine(event.color, name, text))
+        elif kind == GameEvent.Kind.RESIGN_OFFER:
+            lines.append(RecordLine(event.color, name, resign_offer_text(event.value or 1)))
+        elif kind == GameEvent.Kind.RESIGN_DECLINE:
+            lines.append(RecordLine(event.color, name, _("Declines the resignation")))
+        elif kind == GameEvent.Kind.RESIGN_ACCEPT:
+            lines.append(RecordLine(event.color, name, _("Accepts the resignation")))
         elif kind == GameEvent.Kind.TIMEOUT:
             lines.append(RecordLine(event.color, name, _("Runs out of time")))
         elif kind == GameEvent.Kind.DRAW_OFFER:

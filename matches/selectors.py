@@ -11,23 +11,23 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from gammon import Color, Play, RulesError, legal_plays, parse_play
+from gammon import Color, Play, ResignationOffer, RulesError, legal_plays, parse_play
 
 from .errors import InvalidAction, from_rules_error
-from .models import Game, GameMessage, Match, Vacation
+from .models import Game, GameMessage, Match, Resignation, Vacation
 from .record import match_state
 
 
 class Decision(StrEnum):
     """What a game can wait for someone to decide (the API's ``awaiting[].decision``).
 
-    Clients are told to ignore values they do not know, so that later ones (answering an
-    offer to resign) can be added.
+    Clients are told to ignore values they do not know, so that later ones can be added.
     """
 
     ROLL = "roll"  # roll, or double first where the cube allows
     MOVE = "move"
     TAKE_OR_DROP = "take_or_drop"
+    ACCEPT_RESIGN = "accept_resign"  # accept or decline the opponent's offer to resign
     ACCEPT_DRAW = "accept_draw"  # accept or decline the opponent's offer
     VOTE = "vote"  # a chouette member agrees to the team's double, or refuses it
 
@@ -48,6 +48,7 @@ _TURN_DECISIONS = {
     Game.State.ROLLING: Decision.ROLL,
     Game.State.MOVING: Decision.MOVE,
     Game.State.DOUBLED: Decision.TAKE_OR_DROP,
+    Game.State.RESIGNING: Decision.ACCEPT_RESIGN,
 }
 
 
@@ -73,8 +74,14 @@ def game_awaiting(game: Game) -> list[Awaiting]:
 def game_actions(game: Game, user: object) -> list[str]:
     """The actions ``user`` may take in ``game`` now, by the names the API uses.
 
-    ``roll``, ``double``, ``move``, ``take``, ``drop``, ``resign``,
-    ``offer_draw``, ``accept_draw``, ``decline_draw``.
+    ``roll``, ``double``, ``move``, ``take``, ``drop``, ``offer_resign``,
+    ``accept_resign``, ``decline_resign``, ``resign``, ``offer_draw``, ``accept_draw``,
+    ``decline_draw``.
+
+    ``resign`` ends the game at once where the match resigns that way (its option
+    ``resignation: immediate``), and the whole match in any match; where games are
+    resigned by offer, ``offer_resign`` is the player's on turn while they have an offer
+    left to make (:func:`game_resignation_offers`), and the opponent answers it.
 
     A chouette's board offers its two players the roll, the move and resigning: its cube
     and draws go through the chouette (the services here refuse them, code
@@ -103,6 +110,10 @@ def game_actions(game: Game, user: object) -> list[str]:
             actions.append("move")
         elif game.state == Game.State.DOUBLED:
             actions += ["take", "drop"]
+        elif game.state == Game.State.RESIGNING:
+            actions += ["accept_resign", "decline_resign"]
+        if game_resignation_offers(game, color):
+            actions.append("offer_resign")
     actions.append("resign")
     if match.draw_offered_by is None:
         if not game.has_offered_draw(color):  # once a turn
@@ -112,19 +123,80 @@ def game_actions(game: Game, user: object) -> list[str]:
     return actions
 
 
-def game_resignation_cost(game: Game, user: object) -> int:
-    """The points ``user`` would give away by resigning ``game`` now.
+def resigns_by_offer(match: Match) -> bool:
+    """Whether a game of ``match`` is resigned by an offer the opponent answers (the
+    standard), rather than at once. A chouette's board resigns at once: an offer there
+    would need each member's answer at their own stake, as the box's double does."""
+    return match.resignation == Resignation.OFFER and not match.chouette
+
+
+def game_resignation_offers(game: Game, color: Color) -> tuple[ResignationOffer, ...]:
+    """The resignations ``color`` may offer in ``game`` now, the smallest first.
+
+    Their turn, before or after rolling (not while a double waits), in a match that
+    resigns by offer; the engine says which make sense
+    (``MatchState.resignation_offers``), and after a declined one only bigger ones are
+    left this turn.
+    """
+    match = game.match
+    if (
+        not resigns_by_offer(match)
+        or game.turn != int(color)
+        or game.state not in (Game.State.ROLLING, Game.State.MOVING)
+        or game.held
+        or match.status != Match.Status.PLAYING
+    ):
+        return ()
+    offers = match_state(match, game).resignation_offers(color, game.position())
+    return tuple(offer for offer in offers if offer.level > game.resign_declined)
+
+
+@dataclass(frozen=True)
+class PendingResignation:
+    """The offer to resign ``game`` waits on: who offered it and what it gives away."""
+
+    offerer: Color
+    offer: ResignationOffer
+
+
+def game_resignation_pending(game: Game) -> PendingResignation | None:
+    """The offer to resign the opponent of the player on turn has made, if one waits."""
+    if game.state != Game.State.RESIGNING or not game.resign_offer:
+        return None
+    answerer = game.turn_color
+    state = match_state(game.match, game)
+    points = game.resign_offer * game.cube_value
+    ends_match = not state.money and points >= state.away(answerer)
+    return PendingResignation(
+        answerer.other, ResignationOffer(game.resign_offer, points, ends_match)
+    )
+
+
+@dataclass(frozen=True)
+class ResignationCost:
+    """What resigning at once gives away: ``points``, and whether they end the match."""
+
+    points: int
+    ends_match: bool
+
+
+def game_resignation_cost(game: Game, user: object) -> ResignationCost:
+    """What ``user`` would give away by resigning ``game`` at once, where a game is
+    resigned that way: the points, and whether they lose the match with them.
 
     The engine's rule (``MatchState.outcome_for_resignation``): a gammon while none of
     their checkers is borne off, else a single game, times the cube (Jacoby applies). The
     page tells it before asking to confirm; the service scores the resignation the same way.
     """
-    if "resign" not in game_actions(game, user):
+    if "resign" not in game_actions(game, user) or resigns_by_offer(game.match):
         raise InvalidAction(_("You cannot resign this game now."), code="cannot_resign")
     color = game.match.color_of(user)
     assert color is not None
     state = match_state(game.match, game)
-    return state.outcome_for_resignation(color, game.position()).points
+    outcome = state.outcome_for_resignation(color, game.position())
+    return ResignationCost(
+        outcome.points, not state.money and outcome.points >= state.away(color.other)
+    )
 
 
 def game_plays(game: Game) -> list[Play]:

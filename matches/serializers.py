@@ -19,7 +19,8 @@ from rest_framework.fields import empty
 from backgammon.api.errors import ErrorSerializer
 
 from . import questions
-from .models import MAX_CUBE_LIMIT, GameEvent, GameMessage, Match, VariantChoice
+from .models import MAX_CUBE_LIMIT, GameEvent, GameMessage, Match, Resignation, VariantChoice
+from .resignations import LEVEL_NAMES
 from .selectors import Decision
 
 if TYPE_CHECKING:
@@ -209,6 +210,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "jacoby",
             "automatic_doubles",
             "rated",
+            "resignation",
             "status",
             "result",
             "termination",
@@ -281,11 +283,11 @@ class CubeSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(
-    description="Who is on turn (while a double is offered: the player who answers it). "
-    "A draw offer is answered out of turn: see `awaiting`."
+    description="Who is on turn (while a double or an offer to resign waits: the player "
+    "who answers it). A draw offer is answered out of turn: see `awaiting`."
 )
 class TurnSerializer(serializers.Serializer):
-    """Who must act now (while a double is offered: the player who answers it)."""
+    """Who must act now (while a double or an offer to resign waits: who answers it)."""
 
     color = ColorField()
     username = serializers.CharField()
@@ -294,9 +296,10 @@ class TurnSerializer(serializers.Serializer):
 @extend_schema_serializer(
     description="An answer the game waits for: whose, to what, and where it is sent. "
     "`decision` is `roll` (roll, or double first where `actions` has `double`), `move`, "
-    "`take_or_drop` (a double was offered), `accept_draw` (accept or decline the "
-    "opponent's draw offer) or `vote` (a chouette member agrees to the team's double or "
-    "refuses it). Later versions may add decisions: ignore one you do not know.\n\n"
+    "`take_or_drop` (a double was offered), `accept_resign` (accept or decline the "
+    "opponent's offer to resign: `resign_offer` says what), `accept_draw` (accept or "
+    "decline the opponent's draw offer) or `vote` (a chouette member agrees to the team's "
+    "double or refuses it). Later versions may add decisions: ignore one you do not know.\n\n"
     "`send_to` is null when the answer is an action on this game (one of `actions`). "
     "Otherwise the answer is not taken on this game: POST it to `send_to` with this "
     "game's `ply`, as that endpoint documents: on a chouette's board, "
@@ -376,6 +379,21 @@ class ClockSerializer(serializers.Serializer):
     )
 
 
+class ResignationOfferSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(
+        choices=list(LEVEL_NAMES.values()),
+        help_text="A single game, a gammon or a backgammon, times the cube.",
+    )
+    points = serializers.IntegerField(help_text="The points it gives the opponent.")
+    ends_match = serializers.BooleanField(
+        help_text="Whether those points end the match (they reach what the opponent needs)."
+    )
+
+
+class PendingResignationSerializer(ResignationOfferSerializer):
+    by = ColorField(help_text="Who offered it; the other player answers.")
+
+
 @extend_schema_serializer(
     description="The full state of a game, as every GET and action returns it.\n\n"
     "`awaiting` lists whose answer the game waits for, to what, and where: the player on "
@@ -410,7 +428,10 @@ class GameSerializer(serializers.Serializer):
         allow_null=True, help_text="The game that followed this one in the match, once it exists."
     )
     variant = VariantField()
-    state = serializers.ChoiceField(choices=["rolling", "moving", "doubled", "finished"])
+    state = serializers.ChoiceField(
+        choices=["rolling", "moving", "doubled", "resigning", "finished"],
+        help_text="`resigning`: the player on turn answers the opponent's offer to resign.",
+    )
     ply = serializers.IntegerField()
     white = PlayerSerializer()
     black = PlayerSerializer()
@@ -455,6 +476,9 @@ class GameSerializer(serializers.Serializer):
                 "move",
                 "take",
                 "drop",
+                "offer_resign",
+                "accept_resign",
+                "decline_resign",
                 "resign",
                 "offer_draw",
                 "accept_draw",
@@ -463,6 +487,22 @@ class GameSerializer(serializers.Serializer):
         )
     )
     plays = PlaySerializer(many=True)
+    resignation = serializers.ChoiceField(
+        choices=Resignation.choices,
+        help_text="How a game of this match is resigned: `offer` (the player on turn offers "
+        "a single game, a gammon or a backgammon with `offer-resign`; the opponent accepts "
+        "or declines) or `immediate` (`resign` with `scope: game` ends it at once: a gammon "
+        "while nothing is borne off, else a single game). Either way `resign` with "
+        "`scope: match` resigns the whole match.",
+    )
+    resign_offers = ResignationOfferSerializer(
+        many=True,
+        help_text="The offers to resign open to you now (`offer_resign` in `actions`), the "
+        "smallest first: only those that make sense here.",
+    )
+    resign_offer = PendingResignationSerializer(
+        allow_null=True, help_text="The offer to resign that waits for an answer, if any."
+    )
     winner = OptionalColorField()
     termination = serializers.CharField()
     points = serializers.IntegerField()
@@ -560,7 +600,16 @@ class MoveSerializer(ActionSerializer):
 
 class ResignSerializer(ActionSerializer):
     scope = serializers.ChoiceField(
-        choices=["game", "match"], help_text="Resign this game only, or the whole match."
+        choices=["game", "match"],
+        help_text="Resign this game only (where the match resigns at once: `resignation` "
+        "`immediate`; else 409 `resign_by_offer`), or the whole match.",
+    )
+
+
+class OfferResignSerializer(ActionSerializer):
+    level = serializers.ChoiceField(
+        choices=list(LEVEL_NAMES.values()),
+        help_text="What you offer to lose: one of `resign_offers[].level`.",
     )
 
 
@@ -575,5 +624,6 @@ __all__ = [
     "MatchListSerializer",
     "MatchSerializer",
     "MoveSerializer",
+    "OfferResignSerializer",
     "ResignSerializer",
 ]

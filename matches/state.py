@@ -64,6 +64,7 @@ class Stage(enum.StrEnum):
     ROLLING = "rolling"  # the player on turn rolls (or doubles first)
     MOVING = "moving"  # the player on turn plays the dice
     DOUBLED = "doubled"  # the player on turn answers a double
+    RESIGNING = "resigning"  # the player on turn answers the opponent's offer to resign
     FINISHED = "finished"
 
 
@@ -78,6 +79,9 @@ class EventKind(enum.StrEnum):
     TAKE = "take"
     DROP = "drop"
     RESIGN = "resign"
+    RESIGN_OFFER = "resign_offer"
+    RESIGN_DECLINE = "resign_decline"
+    RESIGN_ACCEPT = "resign_accept"
     TIMEOUT = "timeout"
     DRAW_OFFER = "draw_offer"
     DRAW_DECLINE = "draw_decline"
@@ -122,6 +126,12 @@ class GameState:
     (:meth:`position` gives the engine's, the mover's view). ``turn`` is whose action it
     is. After the last checker is borne off the turn stays with the winner, with no dice,
     until the ``win`` entry finishes the game; ``winner`` and ``points`` are the win's.
+
+    ``resign_offer`` is the resignation on offer while the game is ``resigning`` (1, 2
+    or 3: a single game, a gammon or a backgammon), the opponent of the offerer on turn
+    to answer, and after an accepted one the level accepted; ``resign_declined`` is the
+    highest offer declined since the turn of the player on roll began: they may offer
+    only more until their turn ends.
     """
 
     board: BoardView
@@ -133,6 +143,8 @@ class GameState:
     ply: int = 0
     winner: Color | None = None
     points: int = 0
+    resign_offer: int = 0
+    resign_declined: int = 0
 
     def position(self) -> Position:
         """The engine's position: the mover's view, from the side of the colour on turn."""
@@ -282,6 +294,8 @@ def _next(state: GameState, kind: EventKind, event: Event, play: Play | None) ->
     if kind is EventKind.TIMEOUT:
         _on_turn(state, event)  # the player on turn ran out of time; the win follows
         return state
+    if kind in (EventKind.RESIGN_OFFER, EventKind.RESIGN_DECLINE, EventKind.RESIGN_ACCEPT):
+        return _resignation(state, kind, event)
     if kind in (EventKind.RESIGN, EventKind.DRAW_OFFER, EventKind.DRAW_DECLINE):
         _color(event)  # either side, at any time; after a resignation the win follows
         return state
@@ -295,6 +309,38 @@ def _next(state: GameState, kind: EventKind, event: Event, play: Play | None) ->
     # EventKind.WIN
     winner = _color(event)
     return replace(state, stage=Stage.FINISHED, dice=None, winner=winner, points=event.value or 0)
+
+
+def _resignation(state: GameState, kind: EventKind, event: Event) -> GameState:
+    """An offer to resign and its answer, as in gnubg: the player on turn (before or
+    after rolling, not while a double waits) offers a single game, a gammon or a
+    backgammon (``value`` 1, 2, 3), and the turn passes to the opponent to answer. A
+    decline gives the turn back where it was, dice and all, and the offerer may offer only
+    more this turn; an accept is followed by the win, for the points offered."""
+    if kind is EventKind.RESIGN_OFFER:
+        color = _on_turn(state, event, Stage.ROLLING, Stage.MOVING)
+        level = event.value or 0
+        if not 1 <= level <= 3:
+            raise IllegalEventError(event.ply, f"a resignation offer of {level}")
+        if level <= state.resign_declined:
+            raise IllegalEventError(
+                event.ply, f"an offer of {level} after one of {state.resign_declined} declined"
+            )
+        return replace(state, stage=Stage.RESIGNING, turn=color.other, resign_offer=level)
+    color = _on_turn(state, event, Stage.RESIGNING)
+    if kind is EventKind.RESIGN_ACCEPT:
+        if event.value != state.resign_offer:
+            raise IllegalEventError(
+                event.ply, f"accepts {event.value} where {state.resign_offer} was offered"
+            )
+        return state  # the win that follows ends the game
+    return replace(
+        state,
+        stage=Stage.MOVING if state.dice else Stage.ROLLING,
+        turn=color.other,
+        resign_declined=state.resign_offer,
+        resign_offer=0,
+    )
 
 
 def _check_cube(state: GameState, event: Event) -> None:
@@ -330,6 +376,7 @@ def _move(state: GameState, kind: EventKind, event: Event, play: Play | None) ->
         turn=color.other,
         stage=Stage.ROLLING,
         dice=None,
+        resign_declined=0,  # a new turn: its player offers what they like
     )
 
 

@@ -29,7 +29,7 @@ from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
-from . import chat, endings, game_banner, questions, selectors, turns
+from . import chat, endings, game_banner, questions, resign_page, resignations, selectors, turns
 from .board_svg import (
     LastMove,
     board_geometry,
@@ -137,6 +137,8 @@ def _away_until(game: Game, away: dict[int, Vacation]) -> datetime | None:
 
 def _todo(game: Game, color: Color) -> str:
     mine = game.turn == int(color)
+    if game.state == Game.State.RESIGNING:
+        return _("Answer the offer to resign") if mine else _("Opponent answers your offer")
     if game.state == Game.State.DOUBLED:
         return _("Answer the double") if mine else _("Opponent answers your double")
     if game.state == Game.State.ROLLING:
@@ -249,6 +251,11 @@ def _act(game: Game, user: User, data: dict[str, Any]) -> None:
         turns.game_drop(**common)
     elif action in ("resign", "resign_match"):
         endings.game_resign(whole_match=action == "resign_match", **common)
+    elif action == "offer_resign":
+        level = resignations.LEVELS_BY_NAME[data["level"]]
+        resignations.game_offer_resignation(level=level, **common)
+    elif action in ("accept_resign", "decline_resign"):
+        resignations.game_answer_resignation(accept=action == "accept_resign", **common)
     elif action == "offer_draw":
         endings.match_offer_draw(**common)
     else:
@@ -374,9 +381,7 @@ def _render_game(
         **_banner_context(game, color, actions),
         "my_turn": color is not None and game.turn == int(color) and bool(actions),
         "away_texts": _away_texts(game),
-        "resign_cost": (
-            selectors.game_resignation_cost(game, user) if "resign" in actions else None
-        ),
+        **_resign_context(game, user, color, actions),
         "pending_resign": pending_resign,
         "awaiting_elsewhere": awaiting_elsewhere,
         "away_until": _away_until(game, away),
@@ -393,6 +398,29 @@ def _render_game(
         # and suggestions (its panel): no cache keeps it, shared or the browser's.
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+def _resign_context(
+    game: Game, user: Any, color: Color | None, actions: list[str]
+) -> dict[str, Any]:
+    """The resign dialog's words (``matches.resign_page``): what resigning at once costs
+    where a game is resigned that way, the offers open, the offer waiting for an answer,
+    and what resigning the whole match gives away."""
+    context: dict[str, Any] = {
+        "resign_now": None,
+        "resign_offers": [],
+        "resign_pending": resign_page.pending_offer(game, color),
+        "resign_match_text": "",
+    }
+    if color is None or "resign" not in actions:
+        return context
+    if not selectors.resigns_by_offer(game.match):
+        context["resign_now"] = resign_page.resign_now(game, user)
+    if "offer_resign" in actions:
+        context["resign_offers"] = resign_page.offer_choices(game, color)
+    if not game.match.chouette:
+        context["resign_match_text"] = resign_page.resign_match_text(game, color)
+    return context
 
 
 def _shown_ply(request: HttpRequest, game: Game) -> int | None:
@@ -507,6 +535,8 @@ def _status_line(game: Game) -> str:
         return _finished_text(game)
     if match.status != Match.Status.PLAYING:
         return _("The match is over.")
+    if game.state == Game.State.RESIGNING:
+        return resign_page.status_line(game)
     if game.held:  # a chouette's board, while its team decides off the board
         return _("The board waits for the team's decision: nothing can be played on it now.")
     if game.state == Game.State.DOUBLED:
@@ -537,6 +567,9 @@ def _banner(game: Game, color: Color | None, actions: list[str]) -> str:
     on_turn = match.player(game.turn_color)
     name = getattr(on_turn, "public_name", str(on_turn))
     state = game.state
+    pending = resign_page.pending_offer(game, color)
+    if pending is not None:
+        return str(pending["banner"])
     if color is None:
         values = {"name": name, "color": _color_label(game.turn_color)}
         if state == Game.State.DOUBLED:

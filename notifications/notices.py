@@ -25,7 +25,8 @@ Kind = Notification.Kind
 
 
 def notice_turn(game: Game, now: datetime) -> Notification:
-    """The player on turn must act: roll or move (``your_turn``), or answer a double.
+    """The player on turn must act: roll or move, or answer an offer to resign
+    (``your_turn``), or answer a double.
 
     The other player has just acted: what they were told of their turn is over."""
     match = game.match
@@ -41,8 +42,17 @@ def notice_turn(game: Game, now: datetime) -> Notification:
             "opponent": match.player(color.other).public_name,
             "cube": game.cube_value * 2,
             **({"chouette": True} if match.chouette else {}),
+            **_resign_offer(game),
         },
     )
+
+
+def _resign_offer(game: Game) -> dict[str, int]:
+    """An offer to resign the player on turn must answer: its level and points (the turn
+    notice says what is offered)."""
+    if game.state != Game.State.RESIGNING:
+        return {}
+    return {"resign_offer": game.resign_offer, "points": game.resign_offer * game.cube_value}
 
 
 def notice_draw_offer(game: Game, color: Color, now: datetime) -> Notification:

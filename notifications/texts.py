@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from matches.board_svg import board_svg
+from matches.resign_page import kind_text
 
 from .models import Notification
 from .unsubscribe import unsubscribe_url
@@ -70,6 +71,13 @@ def notification_text(row: Notification) -> str:
         return _("It is your turn in your chouette game against %(opponent)s.") % {
             "opponent": opponent
         }
+    if kind == Kind.YOUR_TURN and p.get("resign_offer"):
+        points = int(p.get("points", 1))
+        return ngettext(
+            "%(opponent)s offers to resign %(kind)s (%(points)s point): accept or decline.",
+            "%(opponent)s offers to resign %(kind)s (%(points)s points): accept or decline.",
+            points,
+        ) % {"opponent": opponent, "kind": kind_text(int(p["resign_offer"])), "points": points}
     if kind == Kind.YOUR_TURN:
         return _("It is your turn in your game against %(opponent)s.") % {"opponent": opponent}
     if kind == Kind.CHALLENGE_RECEIVED:

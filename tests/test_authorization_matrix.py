@@ -79,7 +79,7 @@ from chouettes.models import Chouette, Decision, Seat, Suggestion
 from chouettes.models import Message as ChouetteMessage
 from gammon import legal_plays
 from gnubg_bridge import process
-from matches import chat, clock, endings, turns
+from matches import chat, clock, endings, resignations, turns
 from matches.models import Game, GameMessage, Match, Vacation
 from moderation.models import AuditEntry, Report, Suspension
 from moderation.permissions import MODERATORS_GROUP
@@ -248,6 +248,21 @@ def _draw_offered(world: World) -> None:
         game_id=world.game.pk, player=offerer, expected_ply=world.game.ply, now=timezone.now()
     )
     world.refresh()
+
+
+def _resign_offered(world: World) -> None:
+    """``opponent``, on turn, has offered to resign a single game; ``player`` answers."""
+    _on_turn(world)
+    offerer = world.player
+    resignations.game_offer_resignation(
+        game_id=world.game.pk,
+        player=offerer,
+        level=1,
+        expected_ply=world.game.ply,
+        now=timezone.now(),
+    )
+    world.refresh()
+    world.player, world.opponent = world.opponent, offerer
 
 
 def _finished(world: World) -> None:
@@ -423,6 +438,7 @@ SCENES: dict[str, Callable[[World], None]] = {
     "rolling": _rolling,
     "doubled": _doubled,
     "draw_offered": _draw_offered,
+    "resign_offered": _resign_offered,
 }
 
 
@@ -854,8 +870,9 @@ CHECKS: list[Check] = [
     *[
         Check(f"api/games/<object_id:pk>/{action}", "GET", (401, 405, 405, 405, 405),
               game_pk)
-        for action in ("roll", "double", "move", "take", "drop", "resign", "offer-draw",
-                       "accept-draw", "decline-draw")
+        for action in ("roll", "double", "move", "take", "drop", "resign", "offer-resign",
+                       "accept-resign", "decline-resign", "offer-draw", "accept-draw",
+                       "decline-draw")
     ],
     Check("api/games/<object_id:pk>/roll", "POST", (401, 403, 403, 200, 403), game_pk,
           scene="rolling", body=ply),
@@ -867,9 +884,16 @@ CHECKS: list[Check] = [
           scene="doubled", body=ply),
     Check("api/games/<object_id:pk>/drop", "POST", (401, 403, 403, 200, 403), game_pk,
           scene="doubled", body=ply),
-    # Either player may resign or offer a draw at any time.
+    # Either player may resign the match or offer a draw at any time; the player on turn
+    # offers to resign the game, and the opponent answers.
     Check("api/games/<object_id:pk>/resign", "POST", (401, 403, 200, 200, 403), game_pk,
-          body=lambda w: {"ply": w.game.ply, "scope": "game"}),
+          body=lambda w: {"ply": w.game.ply, "scope": "match"}),
+    Check("api/games/<object_id:pk>/offer-resign", "POST", (401, 403, 403, 200, 403),
+          game_pk, body=lambda w: {"ply": w.game.ply, "level": "single"}),
+    Check("api/games/<object_id:pk>/accept-resign", "POST", (401, 403, 400, 200, 403),
+          game_pk, scene="resign_offered", body=ply),
+    Check("api/games/<object_id:pk>/decline-resign", "POST", (401, 403, 400, 200, 403),
+          game_pk, scene="resign_offered", body=ply),
     Check("api/games/<object_id:pk>/offer-draw", "POST", (401, 403, 200, 200, 403),
           game_pk, body=ply),
     Check("api/games/<object_id:pk>/accept-draw", "POST", (401, 403, 400, 200, 403),

@@ -589,7 +589,8 @@ function confirmForms() {
   const forced = document.getElementById("forced-form");
   const boardData = document.getElementById("board-data");
   const wantsConfirm = boardData ? JSON.parse(boardData.textContent).confirm : false;
-  const forms = [...document.querySelectorAll("form.cube-answer")];
+  // Answers to a double or to an offer to resign, and the offer itself: the dialog asks.
+  const forms = [...document.querySelectorAll("form.cube-answer, form.resign-offer")];
   for (const form of forms) {
     const box = form.querySelector(".confirm-box");
     const checkbox = form.querySelector("input[name=confirm]");
@@ -603,7 +604,9 @@ function confirmForms() {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const checkbox = form.querySelector("input[name=confirm]");
-      textEl.textContent = form.dataset.confirm || (boardData ? format(JSON.parse(boardData.textContent).text.confirm, { play: form.querySelector("[name=play]").value }) : "");
+      // An offer to resign says what the chosen offer costs.
+      const choice = form.querySelector("input[name=level]:checked");
+      textEl.textContent = (choice && choice.dataset.confirm) || form.dataset.confirm || (boardData ? format(JSON.parse(boardData.textContent).text.confirm, { play: form.querySelector("[name=play]").value }) : "");
       dialog.returnValue = "";
       dialog.addEventListener(
         "close",

@@ -1,6 +1,6 @@
-"""The bots' tasks: a double offered to a bot is answered, gnubg's failures retry, a
-missing gnubg leaves the turn waiting without breaking anything, and the sweeper finds
-every turn a bot owes."""
+"""The bots' tasks: a double or an offer to resign made to a bot is answered, gnubg's
+failures retry, a missing gnubg leaves the turn waiting without breaking anything, and
+the sweeper finds every turn a bot owes."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ from accounts.models import User
 from bots import services, tasks
 from bots.models import Bot
 from challenges import services as challenge_services
+from gammon import Position
 from gnubg_bridge import process
-from matches import endings, turns
+from matches import endings, resignations, turns
 from matches.bots import bot_act
 from matches.models import Game, GameEvent
+from tests import records
 from tests.matches.api_helpers import SeededDice, scripted_dice
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +147,58 @@ def test_a_bot_declines_a_draw(
     declined = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.DRAW_DECLINE)
     assert list(declined.values_list("color", flat=True)) == [bot_color]
     assert game.state != Game.State.FINISHED
+
+
+@pytest.mark.gnubg
+def test_a_bot_answers_an_offer_to_resign_by_gnubgs_evaluation(
+    expert: Bot, player: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    """Offered a single game where gnubg sees a gammon likely, the bot declines; offered
+    the gammon, it accepts (gnubg's computer player's rule: accept when the offer gives at
+    least what the resigner expects to lose)."""
+    rng = random.Random(3)
+    now = timezone.now()
+    with scripted_dice(SeededDice(3)), django_capture_on_commit_callbacks(execute=True):
+        challenge = challenge_services.challenge_create(
+            challenger=player, opponent=expert.user, now=now, length=7
+        )
+    game = Game.objects.get(match__challenge=challenge)
+    for _ in range(10):  # the person plays on until their turn comes round
+        game.refresh_from_db()
+        if game.match.player(game.turn_color) == player and game.state != Game.State.DOUBLED:
+            break
+        with (
+            scripted_dice(SeededDice(rng.randrange(1000))),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            bot_act(game, rng, now)
+    person = game.turn_color
+    assert game.match.player(person) == player
+    # The person is far behind: every checker on their 9-point, the bot's about to bear off.
+    behind = Position.from_sides({9: 15}, {1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, turn=person)
+    records.game_made_by_hand(game.pk)
+    Game.objects.filter(pk=game.pk).update(board=behind.to_white_view().to_dict())
+    game.refresh_from_db()
+    bot_color = int(person.other)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        resignations.game_offer_resignation(
+            game_id=game.pk, player=player, level=1, expected_ply=game.ply, now=now
+        )
+    game.refresh_from_db()
+    last = game.events.order_by("-ply").first()
+    assert last is not None and (last.kind, last.color) == ("resign_decline", bot_color)
+    assert game.turn == int(person) and game.state in (Game.State.ROLLING, Game.State.MOVING)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        resignations.game_offer_resignation(
+            game_id=game.pk, player=player, level=2, expected_ply=game.ply, now=now
+        )
+    game.refresh_from_db()
+    accepted = game.events.filter(kind=GameEvent.Kind.RESIGN_ACCEPT).get()
+    assert (accepted.color, accepted.value) == (bot_color, 2)
+    assert (game.winner, game.termination, game.points) == (
+        bot_color,
+        "resign",
+        2 * game.cube_value,
+    )

@@ -36,7 +36,11 @@ def two_players(
 
 
 def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None:
-    game, mover, waiter = two_players(monkeypatch, FixedDice([(3, 1)]), length=3)
+    """A match resigned at once (the option ``resignation: immediate``); offers to
+    resign are ``test_resign_offers.py``'s."""
+    game, mover, waiter = two_players(
+        monkeypatch, FixedDice([(3, 1)]), length=3, resignation="immediate"
+    )
     page = new_page(user=mover)
     page.goto(game_url(game))
     assert page.locator("#banner").inner_text() == "Your move: you rolled 3-1"
@@ -65,7 +69,7 @@ def test_the_banner_and_resigning_with_the_dialog(new_page, monkeypatch) -> None
     page.locator("#resign-form button").click()
     dialog = page.locator("#confirm-dialog")
     assert dialog.is_visible()
-    assert "It costs you 2 points" in dialog.inner_text()
+    assert "You lose this game and 2 points; the match goes on." in dialog.inner_text()
     shoot(page, "resign-dialog")
     page.locator("#confirm-dialog-no").click()
     game.refresh_from_db()

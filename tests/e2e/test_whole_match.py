@@ -202,7 +202,9 @@ def test_double_take_redouble_drop_then_a_resignation_at_its_cost(new_page, monk
     # Black drops; game 2 opens with White's 4 against Black's 2.
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     dice = FixedDice([(3, 1), (5, 2), (4, 2)])
-    game = start_match(alice, bob, monkeypatch, dice, length=5, variant="hypergammon")
+    game = start_match(
+        alice, bob, monkeypatch, dice, length=5, variant="hypergammon", resignation="immediate"
+    )
     match = game.match
     white, black = new_page(user=match.white, width=1280), new_page(user=match.black, width=390)
     white.goto(game_url(game))
@@ -248,7 +250,7 @@ def test_double_take_redouble_drop_then_a_resignation_at_its_cost(new_page, monk
     black.locator("summary", has_text="Resign or offer a draw").click()
     black.locator("#resign-form button").click()
     text = black.locator("#confirm-dialog").inner_text()
-    cost = int(re.search(r"It costs you (\d+) points?", text).group(1))
+    cost = int(re.search(r"You lose this game and (\d+) points?", text).group(1))
     shoot(black, "whole-match-resign-dialog")
     with black.expect_navigation():
         black.locator("#confirm-dialog-yes").click()

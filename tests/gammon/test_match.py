@@ -24,6 +24,7 @@ from gammon.match import (
     NotCubeOwnerError,
     Outcome,
     Termination,
+    can_lose_backgammon,
     classify_win,
 )
 from gammon.position import Color, Position
@@ -253,6 +254,48 @@ def test_resigning_after_bearing_off_gives_a_single_game() -> None:
     position = Position.from_sides({6: 3}, {1: 14}, turn=WHITE)
     outcome = MatchState().outcome_for_resignation(BLACK, position)
     assert outcome == win(WHITE, Termination.RESIGN, 1)
+
+
+def test_a_resignation_offers_only_what_the_opponent_could_still_win() -> None:
+    def offered(state: MatchState, position: Position) -> list[tuple[int, int, bool]]:
+        return [
+            (o.level, o.points, o.ends_match) for o in state.resignation_offers(WHITE, position)
+        ]
+
+    assert offered(MatchState(cube=Cube(2, BLACK)), Position.start()) == [
+        (1, 2, False),
+        (2, 4, False),
+        (3, 6, False),
+    ]
+    borne_off = Position.from_sides({6: 14}, {1: 15})
+    assert offered(MatchState(), borne_off) == [(1, 1, False)]
+    race = Position.from_sides({6: 15}, {6: 15})  # no contact, none in Black's home
+    assert offered(MatchState(), race) == [(1, 1, False), (2, 2, False)]
+    # Black needs 2: the gammon ends the match, and a backgammon would add nothing.
+    assert offered(MatchState(length=5, score=(0, 3)), Position.start()) == [
+        (1, 1, False),
+        (2, 2, True),
+    ]
+    assert offered(MatchState(length=5, score=(0, 4)), Position.start()) == [(1, 1, True)]
+    assert offered(MatchState(jacoby=True), Position.start()) == [(1, 1, False)]
+    assert len(offered(MatchState(jacoby=True).take(BLACK), Position.start())) == 3
+
+
+def test_an_accepted_offer_scores_its_level_times_the_cube() -> None:
+    state = MatchState(cube=Cube(4, WHITE))
+    assert state.outcome_for_offer(BLACK, 3) == win(WHITE, Termination.RESIGN, 12)
+    with pytest.raises(RulesError, match="1, 2 or 3 times the cube, not 4"):
+        state.outcome_for_offer(BLACK, 4)
+
+
+def test_a_backgammon_is_lost_from_the_bar_the_opponents_home_or_a_hit_to_come() -> None:
+    assert can_lose_backgammon(Position.from_sides({6: 14, 25: 1}, {6: 15}), WHITE)
+    assert can_lose_backgammon(Position.from_sides({6: 14, 20: 1}, {6: 15}), WHITE)
+    behind = Position.from_sides({6: 14, 10: 1}, {6: 14, 20: 1})  # Black's 20 is White's 5
+    assert can_lose_backgammon(behind, WHITE)
+    passed = Position.from_sides({6: 14, 10: 1}, {6: 14, 14: 1})  # Black's 14 is White's 11
+    assert not can_lose_backgammon(passed, WHITE)
+    assert not can_lose_backgammon(Position.from_sides({6: 13, 20: 1}, {6: 15}), WHITE)  # one off
 
 
 def test_jacoby_counts_gammons_single_while_the_cube_is_centred() -> None:

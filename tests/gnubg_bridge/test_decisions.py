@@ -154,3 +154,49 @@ def test_a_forced_play_needs_no_gnubg(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(process, "run_script", no_gnubg)
     closed = Position.from_sides({25: 1, 13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
     assert decisions.choose_play(closed, (6, 5), STATE, EXPERT).is_pass
+
+
+@pytest.mark.gnubg
+def test_an_offer_to_resign_is_weighed_as_gnubg_weighs_it() -> None:
+    """Offered by the player on roll: the bot offers the loss gnubg sees as certain, and
+    accepts an offer that gives it at least what it expects (gnubg's ``getResignEquities``)."""
+    gammoned = Position.from_sides({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {13: 15}).mirror()
+    beaten = Position.from_sides({6: 14}, {1: 1})  # one borne off, cannot win
+    likely_gammoned = Position.from_sides({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {9: 15}).mirror()
+    almost_single = Position.from_sides({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {8: 15}).mirror()
+    money, match = MatchState(), MatchState(length=5, score=(0, 3))
+    answers = decisions.decide(
+        [
+            decisions.ResignEquitiesQuestion(gammoned, money),
+            decisions.ResignEquitiesQuestion(beaten, money),
+            decisions.ResignEquitiesQuestion(Position.start(), money),
+            decisions.ResignEquitiesQuestion(likely_gammoned, money),
+            decisions.ResignEquitiesQuestion(gammoned, match),
+            decisions.ResignEquitiesQuestion(almost_single, money),
+        ],
+        EXPERT,
+    )
+    assert all(isinstance(a, decisions.ResignEquities) for a in answers)
+    gammon, single, start, likely, at_two_away, almost = answers
+    assert (gammon.offer(), single.offer(), start.offer()) == (2, 1, 0)
+    assert not gammon.accepts(1) and gammon.accepts(2) and gammon.accepts(3)
+    assert single.accepts(1)
+    assert start.accepts(1)  # a sure point is more than the opening's equity
+    assert likely.offer() == 0 and not likely.accepts(1) and likely.accepts(2)
+    # In match play the offer is weighed at gnubg's gammon prices for the score.
+    assert at_two_away.gammon_prices != (1.0, 1.0, 1.0, 1.0)
+    assert not at_two_away.accepts(1) and at_two_away.accepts(2)
+    # A gammon gnubg gives well under a chance in a thousand: offered, and accepted.
+    assert almost.probabilities[3] < decisions.NO_CHANCE
+    assert almost.offer() == 1 and almost.accepts(1)
+
+
+def test_the_resignation_equities_are_gnubgs_utility() -> None:
+    sure_single = decisions.ResignEquities((0.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0), 0)
+    assert (sure_single.playing_on(), sure_single.resigning(1)) == (-1.0, -1.0)
+    assert sure_single.accepts(1) and sure_single.offer() == 1
+    gammon_half = decisions.ResignEquities((0.0, 0.0, 0.0, 0.5, 0.0), (0.5, 1.5, 1.0, 0.0), 0)
+    assert gammon_half.playing_on() == pytest.approx(-1.75)  # -1 - 0.5 x Black's price 1.5
+    assert not gammon_half.accepts(1) and gammon_half.accepts(2)
+    assert gammon_half.resigning(3) == gammon_half.resigning(2)  # Black's backgammon price 0
+    assert gammon_half.offer() == 0  # neither a single game nor a gammon is certain

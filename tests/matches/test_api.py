@@ -57,7 +57,7 @@ def first_game(match: dict[str, Any]) -> int:
 def test_a_double_is_dropped_then_the_crawford_game_forbids_doubling(
     player: User, opponent: User
 ) -> None:
-    with scripted_dice([6, 1, 6, 1, 3, 1]):
+    with scripted_dice([6, 1, 6, 1, 3, 1, 4, 2]):
         match = start_match(token_client(player), token_client(opponent), length=2)
         white, black, match = colour_clients(match, player, opponent)
         game_id = first_game(match)
@@ -67,7 +67,7 @@ def test_a_double_is_dropped_then_the_crawford_game_forbids_doubling(
         assert game["state"] == "rolling"
         assert game["turn"]["color"] == "black"
         black_view = get_game(black, game_id)
-        assert black_view["actions"] == ["roll", "double", "resign", "offer_draw"]
+        assert black_view["actions"] == ["roll", "double", "offer_resign", "resign", "offer_draw"]
         assert black_view["position_id"] == position_from_id_of(game)
 
         status, game = act(black, game_id, "double", game["ply"])
@@ -96,7 +96,7 @@ def test_a_double_is_dropped_then_the_crawford_game_forbids_doubling(
         assert game["crawford"] is True
         assert game["score"] == {"white": 0, "black": 1}
         assert match_key_from_id(game["match_id"]).crawford
-        assert game["actions"] == ["move", "resign", "offer_draw"]
+        assert game["actions"] == ["move", "offer_resign", "resign", "offer_draw"]
         before = snapshot()
         status, body = act(white, crawford_id, "double", game["ply"])
         assert (status, body["code"]) == (400, "crawford")
@@ -110,10 +110,17 @@ def test_a_double_is_dropped_then_the_crawford_game_forbids_doubling(
         status, body = act(black, crawford_id, "double", game["ply"])
         assert (status, body["code"]) == (400, "crawford")
 
-        # White gives up the game while Black is still to move: it ends the match.
-        status, game = act(white, crawford_id, "resign", game["ply"], scope="game")
+        # White, on turn again, gives up a single game: it is the match, and all on offer.
+        status, game = act(black, crawford_id, "move", game["ply"], play="24/23 13/10")
         assert status == 200, game
-        assert (game["winner"], game["termination"]) == ("black", "resign")
+        game = get_game(white, crawford_id)
+        offers = game["resign_offers"]
+        assert offers == [{"level": "single", "points": 1, "ends_match": True}]
+        status, game = act(white, crawford_id, "offer-resign", game["ply"], level="single")
+        assert status == 200, game
+        status, game = act(black, crawford_id, "accept-resign", game["ply"])
+        assert status == 200, game
+        assert (game["winner"], game["termination"], game["points"]) == ("black", "resign", 1)
 
     match = get_match(white, match["id"])
     assert (match["status"], match["result"]) == ("finished", "black")
@@ -183,7 +190,13 @@ def test_a_declined_draw_goes_on_and_an_accepted_one_ends_the_match(opened) -> N
     status, game = act(black, game_id, "offer-draw", 1)
     assert status == 200, game
     assert game["draw_offered_by"] == "black"
-    assert get_game(white, game_id)["actions"] == ["move", "resign", "accept_draw", "decline_draw"]
+    assert get_game(white, game_id)["actions"] == [
+        "move",
+        "offer_resign",
+        "resign",
+        "accept_draw",
+        "decline_draw",
+    ]
     assert get_game(black, game_id)["actions"] == ["resign"]
     status, body = act(black, game_id, "accept-draw", game["ply"])
     assert (status, body["code"]) == (400, "no_draw_offer")
@@ -204,8 +217,16 @@ def test_a_declined_draw_goes_on_and_an_accepted_one_ends_the_match(opened) -> N
     assert (match["status"], match["result"]) == ("finished", "draw")
 
 
-def test_a_game_resignation_scores_the_game_and_the_match_goes_on(opened) -> None:
-    white, black, match = opened
+def test_a_game_resignation_scores_the_game_and_the_match_goes_on(
+    player: User, opponent: User
+) -> None:
+    """The site's first rule, kept as the match option ``resignation: immediate``."""
+    with scripted_dice([6, 1]):
+        match = start_match(
+            token_client(player), token_client(opponent), length=5, resignation="immediate"
+        )
+    white, black, match = colour_clients(match, player, opponent)
+    assert get_match(white, match["id"])["resignation"] == "immediate"
     with scripted_dice([5, 2]):
         status, game = act(black, first_game(match), "resign", 1, scope="game")
     assert status == 200, game
@@ -235,7 +256,7 @@ def test_anyone_may_look_at_a_game_but_only_players_get_actions(opened, outsider
 
     game = get_game(white, game_id)
     assert game["viewer_color"] == "white"
-    assert game["actions"] == ["move", "resign", "offer_draw"]
+    assert game["actions"] == ["move", "offer_resign", "resign", "offer_draw"]
     notations = {p["notation"] for p in game["plays"]}
     assert {"13/7 8/7", "13/6", "24/18 8/7"} <= notations
     play = next(p for p in game["plays"] if p["notation"] == "13/7 8/7")

@@ -35,6 +35,7 @@ ANSWERS = {
     "roll": {"roll"},
     "move": {"move"},
     "take_or_drop": {"take", "drop"},
+    "accept_resign": {"accept_resign", "decline_resign"},
     "accept_draw": {"accept_draw", "decline_draw"},
 }
 
@@ -128,16 +129,16 @@ def test_the_schema_documents_awaiting() -> None:
 def test_a_bot_that_follows_awaiting_answers_every_draw_offer(
     player: User, opponent: User, seed: int
 ) -> None:
-    """Both bots offer draws now and then; each answers whatever `awaiting` names it for,
-    and is offered exactly the actions that answer it. The match ends, every offer
-    answered."""
+    """Both bots offer draws, and to resign, now and then; each answers whatever
+    `awaiting` names it for, and is offered exactly the actions that answer it. The match
+    ends, every offer answered."""
     rng = random.Random(seed)
     with scripted_dice(SeededDice(seed)):
         match = start_match(token_client(player), token_client(opponent), length=1)
         clients = clients_of(player, opponent)
         spectator = APIClient()
         game = get_game(spectator, match["games"][0]["id"])
-        offers = answers = 0
+        offers = answers = resigns = resign_answers = 0
         for _ in range(3000):
             if game["state"] == "finished":
                 if game["next_game"] is None:
@@ -158,9 +159,15 @@ def test_a_bot_that_follows_awaiting_answers_every_draw_offer(
             if decision == "accept_draw":
                 action, body = ("accept_draw" if rng.random() < 0.1 else "decline_draw"), {}
                 answers += 1
+            elif decision == "accept_resign":
+                action, body = ("accept_resign" if rng.random() < 0.3 else "decline_resign"), {}
+                resign_answers += 1
             elif "offer_draw" in mine["actions"] and rng.random() < 0.05:
                 action, body = "offer_draw", {}
                 offers += 1
+            elif "offer_resign" in mine["actions"] and rng.random() < 0.05:
+                action, body = "offer_resign", {"level": mine["resign_offers"][0]["level"]}
+                resigns += 1
             elif decision == "move":
                 action, body = "move", {"play": rng.choice(mine["plays"])["notation"]}
             elif decision == "take_or_drop":
@@ -174,3 +181,4 @@ def test_a_bot_that_follows_awaiting_answers_every_draw_offer(
             raise AssertionError("the match did not end")
     assert get_match(spectator, match["id"])["status"] == "finished"
     assert offers >= 1 and answers == offers
+    assert resigns >= 1 and resign_answers == resigns

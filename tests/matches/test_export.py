@@ -28,7 +28,7 @@ from accounts.models import User
 from challenges import services as challenge_services
 from gammon import Color, FixedDice, Variant, position_id
 from gammon.mat import MatDouble, MatDrop, MatPlay, MatResign, MatRoll, MatTake, MatWin
-from matches import endings, turns
+from matches import endings, resignations, selectors, turns
 from matches import record as game_flow
 from matches.bots import bot_act
 from matches.export import ReplayedGame, export_mat, match_record, replay_match
@@ -111,7 +111,9 @@ def play_out(
 ) -> Match:
     """Random legal play to the end, or the session ended after ``games`` games.
 
-    Resignations come only before a roll: see ``test_gnubg_reads_a_resignation_after_``.
+    Resignations come only before a roll (see ``test_gnubg_reads_a_resignation_after_``
+    and ``test_export_resignations``); where a game is resigned by an offer, the random
+    player accepts it or declines it.
     """
     rng = random.Random(seed)
     for _ in range(20000):
@@ -127,7 +129,17 @@ def play_out(
             )
             continue
         if game.state == Game.State.ROLLING and rng.random() < resign_rate:
-            act(game, "resign")
+            if match.resignation == "offer":  # a random offer; bot_act answers it next
+                offers = selectors.game_resignation_offers(game, game.turn_color)
+                resignations.game_offer_resignation(
+                    game_id=game.pk,
+                    player=match.player(game.turn_color),
+                    level=rng.choice(offers).level,
+                    expected_ply=game.ply,
+                    now=NOW,
+                )
+            else:
+                act(game, "resign")
             continue
         bot_act(game, rng, NOW, double_rate=double_rate)
     raise AssertionError("the match did not finish")
@@ -156,7 +168,13 @@ def scripted_cube_match(new_match: Callable[..., Match]) -> Match:
     game = act(game, "double")
     act(game, "drop")  # the cube of 2 to the doubler
     game = play_until(match, 3, lambda g: g.state == Game.State.ROLLING and g.ply > 10)
-    act(game, "resign")
+    offer, *bigger = selectors.game_resignation_offers(game, game.turn_color)
+    common: dict[str, Any] = {"game_id": game.pk, "expected_ply": None, "now": NOW}
+    offerer, answerer = game.match.player(game.turn_color), game.match.player(game.turn_color.other)
+    resignations.game_offer_resignation(player=offerer, level=offer.level, **common)
+    resignations.game_answer_resignation(player=answerer, accept=False, **common)
+    resignations.game_offer_resignation(player=offerer, level=bigger[0].level, **common)
+    resignations.game_answer_resignation(player=answerer, accept=True, **common)
     return play_out(match, 4)
 
 
@@ -174,9 +192,13 @@ MATCHES: dict[str, tuple[Callable[[Callable[..., Match]], Match], set[str]]] = {
         lambda new: play_out(new(17, length=5), 17, double_rate=0.05, resign_rate=0.02),
         {"double-take", "crawford", "post-crawford", "resignation", "bear-off win"},
     ),
-    "money session": (
+    "money session": (  # resigned at once, as the match option "immediate" keeps it
         lambda new: play_out(
-            new(7, length=0, cube_limit=None), 7, double_rate=0.03, resign_rate=0.02, games=6
+            new(7, length=0, cube_limit=None, resignation="immediate"),
+            7,
+            double_rate=0.03,
+            resign_rate=0.02,
+            games=6,
         ),
         {"double-take", "double-drop", "resignation", "bear-off win"},
     ),
@@ -307,7 +329,7 @@ def test_gnubg_reads_a_resignation_after_an_unplayed_roll(
 ) -> None:
     """A roll followed by a resignation: gnubg's own writer misplaces two of these four
     cases, so only the import is checked, not gnubg's re-export."""
-    match = new_match(13, length=5)
+    match = new_match(13, length=5, resignation="immediate")
     color = 0 if mover == "white" else 1
     game = play_until(
         match,

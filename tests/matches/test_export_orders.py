@@ -7,9 +7,11 @@ turn (at the opening, before rolling, after rolling, with a double pending,
 after a take and the server's roll) with who acts (the player on turn or the
 other one), in money sessions and in match play, for draw offers (declined at
 once, declined after the play, accepted) and resignations by either colour
-(the service has no resignation to accept or decline: it ends the game at
-once). Others cover Crawford and post-Crawford games, automatic doubles, a
-money session played out, and the game of issue 12.
+(where the match option ``resignation: immediate`` ends the game at once), and
+offers to resign by the player on turn of either colour at each point of a turn
+where one may be made, declined (and the turn played on) or accepted. Others
+cover Crawford and post-Crawford games, automatic doubles, a money session
+played out, and the game of issue 12.
 ``test_the_scenarios_cover_every_order_of_events`` checks, from the events
 stored, that every combination happened.
 
@@ -20,7 +22,8 @@ For each, gnubg must:
 - read the record the service kept: every roll, play, double, take, drop and
   resignation, by the same player, with the same dice, in the same order, and
   a resignation of the same kind (single, gammon, backgammon); draw offers
-  and answers have no place in the format;
+  and answers, and offers to resign that are declined, have no place in the
+  format (gnubg's own export leaves them out too);
 - give, after every play, the Position ID of the site's own replay
   (``matches.replay``), which is also the export's;
 - start each game on our score and score it as the site did (at gnubg's cube,
@@ -52,7 +55,7 @@ from django.test import override_settings
 from challenges import services as challenge_services
 from gammon import BoardView, Color, Play, Position, legal_plays, position_id
 from gammon.mat import MatGame, MatPlay, MatRoll, MatWin, write_mat
-from matches import endings, turns
+from matches import endings, resignations, selectors, turns
 from matches import record as game_flow
 from matches.bots import bot_act
 from matches.export import export_mat, match_record, replay_match
@@ -72,10 +75,13 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 W, B = Color.WHITE, Color.BLACK
 Kind = GameEvent.Kind
 
-MONEY: dict[str, Any] = {"length": 0, "cube_limit": None}
+#: Resigned at once (the site's first rule, a match option): at any point, by either.
+MONEY: dict[str, Any] = {"length": 0, "cube_limit": None, "resignation": "immediate"}
 #: A resigned gammon ends a 2-point match, so each match-play file holds one game.
-MATCH: dict[str, Any] = {"length": 2}
+MATCH: dict[str, Any] = {"length": 2, "resignation": "immediate"}
 MODES = {"money": MONEY, "match": MATCH}
+#: Resigned by an offer (the standard), which the player on turn makes.
+OFFER_MODES = {name: {**options, "resignation": "offer"} for name, options in MODES.items()}
 
 # --------------------------------------------------------------------------- scenarios
 
@@ -197,6 +203,45 @@ def resign_scenarios() -> dict[str, Scenario]:
     return scenarios
 
 
+#: Where the player on turn may offer to resign (not while a double waits).
+OFFER_POINTS = ("at the opening", "before rolling", "after rolling", "after a take")
+OFFER_ANSWERS = ("declined", "accepted")
+
+
+def offer_scenarios() -> dict[str, Scenario]:
+    """An offer to resign by the player on turn at each point where one may be made, of
+    either colour: the smallest offer declined and the turn played on, or the biggest
+    accepted (which ends a 2-point match); the match, or the session, is then resigned
+    outright."""
+    scenarios = {}
+    number = 0
+    for point in OFFER_POINTS:
+        offerer = ON_TURN[point]
+        answerer = _other(offerer)
+        for answer in OFFER_ANSWERS:
+            for opener in (W, B):
+                for mode, options in OFFER_MODES.items():
+                    number += 1
+                    script: tuple[str, ...] = LEAD_INS[point]
+                    if answer == "declined":
+                        script = (
+                            *script,
+                            f"{offerer} offer-resign smallest",
+                            f"{answerer} decline-resign",
+                            *REST_OF_TURN[point],
+                            "X resign",
+                        )
+                    else:
+                        script = (*script, f"{offerer} offer-resign biggest")
+                        script = (*script, f"{answerer} accept-resign")
+                        if mode == "money":
+                            script = (*script, "X resign")
+                    cast = _cast(script, opener)
+                    name = f"{cast[len(LEAD_INS[point])][0]} offers {point}, {answer} ({mode})"
+                    scenarios[name] = Scenario(options, _opening(opener), cast, seed=200 + number)
+    return scenarios
+
+
 OTHER_SCENARIOS: dict[str, Scenario] = {
     # Issue 12: White offers a draw after rolling 63, plays it, and Black declines.
     "the game of issue 12": Scenario(
@@ -219,7 +264,7 @@ OTHER_SCENARIOS: dict[str, Scenario] = {
     # for both, a draw offered after its roll is declined after the play), then
     # post-Crawford games with a double taken, played out to the end of the match.
     "crawford and post-crawford (5 points)": Scenario(
-        {"length": 5},
+        {"length": 5, "resignation": "immediate"},
         ((5, 2), (6, 1), (1, 6), (3, 4)),
         (
             "W move",
@@ -286,7 +331,12 @@ OTHER_SCENARIOS: dict[str, Scenario] = {
     ),
 }
 
-SCENARIOS: dict[str, Scenario] = {**draw_scenarios(), **resign_scenarios(), **OTHER_SCENARIOS}
+SCENARIOS: dict[str, Scenario] = {
+    **draw_scenarios(),
+    **resign_scenarios(),
+    **offer_scenarios(),
+    **OTHER_SCENARIOS,
+}
 
 
 def run_script(match: Match, scenario: Scenario, dice: ScriptedDice) -> None:
@@ -330,8 +380,17 @@ def run_script(match: Match, scenario: Scenario, dice: ScriptedDice) -> None:
             getattr(turns, f"game_{action}")(**common)
         elif action == "resign":
             # In a money session the resignation ends the session too, so the file
-            # holds one game; in a 2-point match the resigned gammon ends the match.
-            endings.game_resign(whole_match=match.is_money, **common)
+            # holds one game; in a 2-point match the resigned gammon ends the match
+            # (where a game is resigned by an offer, the match is resigned).
+            whole = match.is_money or match.resignation == "offer"
+            endings.game_resign(whole_match=whole, **common)
+        elif action == "offer-resign":
+            offers = selectors.game_resignation_offers(game, game.turn_color)
+            offer = offers[0] if argument == ["smallest"] else offers[-1]
+            resignations.game_offer_resignation(level=offer.level, **common)
+        elif action in ("accept-resign", "decline-resign"):
+            accept = action == "accept-resign"
+            resignations.game_answer_resignation(accept=accept, **common)
         elif action == "resign-game":
             endings.game_resign(**common)
         elif action == "offer":
@@ -346,7 +405,7 @@ def run_script(match: Match, scenario: Scenario, dice: ScriptedDice) -> None:
 
 #: A record entry as gnubg's ``gnubg.match()`` lists it: (action, player, detail).
 Entry = tuple[str, int, Any]
-_ASIDES = {Kind.DRAW_OFFER, Kind.DRAW_DECLINE}
+_ASIDES = {Kind.DRAW_OFFER, Kind.DRAW_DECLINE, Kind.RESIGN_OFFER, Kind.RESIGN_DECLINE}
 
 
 def _dice(event: GameEvent) -> tuple[int, int]:
@@ -399,7 +458,11 @@ def expected_record(game: Game, forced: Play | None) -> list[Entry]:
         elif event.kind in (Kind.DOUBLE, Kind.TAKE, Kind.DROP):
             entries.append((str(event.kind), int(event.color or 0), None))
             cube *= 2 if event.kind == Kind.TAKE else 1
-        elif event.kind == Kind.WIN and previous is not None and previous.kind == Kind.RESIGN:
+        elif (
+            event.kind == Kind.WIN
+            and previous is not None
+            and previous.kind in (Kind.RESIGN, Kind.RESIGN_ACCEPT)
+        ):
             if rolled is not None:
                 entries.append(rolled)
                 rolled = None
@@ -466,7 +529,16 @@ def points_of_a_turn(game: Game, mode: str) -> Iterator[tuple[str, ...]]:
     turn, state, played = 0, "", False
     for index, event in enumerate(events):
         kind, color = event.kind, event.color
-        if kind in (Kind.DRAW_OFFER, Kind.RESIGN):
+        if kind == Kind.RESIGN_OFFER:
+            point = "opening" if not played else state
+            answer = next(
+                e
+                for e in events[index + 1 :]
+                if e.kind in (Kind.RESIGN_ACCEPT, Kind.RESIGN_DECLINE)
+            )
+            how = "accepted" if answer.kind == Kind.RESIGN_ACCEPT else "declined"
+            yield ("offer", point, "white" if color == W else "black", how, mode)
+        elif kind in (Kind.DRAW_OFFER, Kind.RESIGN):
             point = "opening" if not played else state
             role = "on turn" if color == turn else "not on turn"
             if kind == Kind.RESIGN:
@@ -616,19 +688,29 @@ def test_the_scenarios_cover_every_order_of_events(built: dict[str, Built]) -> N
     covered = set().union(*(b.covered for b in built.values()))
     points = ("opening", "rolling", "moving", "doubled")
     roles = ("on turn", "not on turn")
-    wanted = {
-        ("draw", point, role, answer, mode)
-        for point in points
-        for role in roles
-        for answer in ANSWERS
-        for mode in MODES
-    } | {
-        ("resign", point, role, colour, mode)
-        for point in points
-        for role in roles
-        for colour in ("white", "black")
-        for mode in MODES
-    }
+    wanted = (
+        {
+            ("draw", point, role, answer, mode)
+            for point in points
+            for role in roles
+            for answer in ANSWERS
+            for mode in MODES
+        }
+        | {
+            ("resign", point, role, colour, mode)
+            for point in points
+            for role in roles
+            for colour in ("white", "black")
+            for mode in MODES
+        }
+        | {
+            ("offer", point, colour, answer, mode)
+            for point in ("opening", "rolling", "moving")
+            for colour in ("white", "black")
+            for answer in OFFER_ANSWERS
+            for mode in MODES
+        }
+    )
     wanted |= {
         ("crawford game",),
         ("post-crawford double",),

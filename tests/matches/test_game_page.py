@@ -169,15 +169,27 @@ def test_a_pending_double_shows_its_new_value_on_the_offerers_side(game: Game) -
 
 
 def test_resigning_is_asked_again_with_its_cost_without_javascript(
-    game: Game, monkeypatch: pytest.MonkeyPatch
+    player: User, opponent: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Where a game is resigned at once (the match option ``resignation: immediate``)."""
+    monkeypatch.setattr(record, "dice", FixedDice([(3, 1)]))
+    now = timezone.now()
+    challenge = challenge_services.challenge_create(
+        challenger=player, opponent=opponent, now=now, resignation="immediate"
+    )
+    match = challenge_services.challenge_accept(challenge_id=challenge.pk, user=opponent, now=now)
+    game = match.current_game
+    assert game is not None
     monkeypatch.setattr(record, "dice", SeededDice(1))  # the next game's opening roll
     mover = game.match.player(game.turn_color)
     client = client_for(mover)
     url = reverse("game_detail", args=[game.pk])
     page = client.get(url).content.decode()
     assert "Resign the game (2 points)" in page
-    assert 'data-confirm="Resign this game? It costs you 2 points."' in page
+    assert (
+        'data-confirm="Resign this game? You lose this game and 2 points; the match goes on."'
+        in page
+    )
     response = client.post(url, {"action": "resign", "ply": game.ply})
     assert response.status_code == 200
     assert 'id="resign-confirm"' in response.content.decode()

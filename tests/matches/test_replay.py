@@ -65,9 +65,11 @@ def test_bot_matches_with_doubles_resignations_and_draws_replay_exactly(
     assert all(m.status == Match.Status.FINISHED for m in played)
     rng = random.Random(11)
 
-    resigned = new_match(player, outsider, length=5)
+    resigned = new_match(player, outsider, length=5, resignation="immediate")
     game = play_actions(resigned, rng, 30)
     endings.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
+    offered = new_match(outsider, player, length=3)  # resigned by offers, answered at random
+    play_actions(offered, random.Random(5), 300, resign_rate=0.05)
     game = play_actions(resigned, rng, 25)
     endings.game_resign(
         game_id=game.pk, player=outsider, expected_ply=game.ply, now=NOW, whole_match=True
@@ -92,6 +94,7 @@ def test_bot_matches_with_doubles_resignations_and_draws_replay_exactly(
 
     kinds = set(GameEvent.objects.values_list("kind", flat=True))
     assert {"double", "take", "drop", "resign", "draw_offer", "draw_decline", "draw"} <= kinds
+    assert {"resign_offer", "resign_decline", "resign_accept"} <= kinds
     assert Game.objects.exclude(state=Game.State.FINISHED).exists()
     output = replay_games()
     assert output.endswith(f"{Game.objects.count()} games checked, 0 differ\n")

@@ -156,7 +156,7 @@ def test_black_moves_its_own_checkers(
 def test_resigning_with_none_borne_off_is_a_gammon_whoever_is_on_turn(
     start: Callable[..., Game], roll: Callable[..., None], opponent: User
 ) -> None:
-    game = start(3, 1)
+    game = start(3, 1, resignation="immediate")
     set_board(
         game,
         board=board({6: 5, 5: 5}, {6: 15}),
@@ -519,7 +519,7 @@ def test_a_drop_ends_the_game_at_the_cube_before_the_double(
 def test_resigning_scores_a_gammon_when_none_borne_off_times_the_cube(
     start: Callable[..., Game], roll: Callable[..., None], player: User, opponent: User
 ) -> None:
-    game = white_doubles_black_takes(start, roll, player, opponent)
+    game = white_doubles_black_takes(start, roll, player, opponent, resignation="immediate")
     roll(5, 6)
     game = act(game, "game_resign", opponent)
     assert (game.winner, game.termination, game.points) == (0, "resign", 4)
@@ -531,7 +531,7 @@ def test_resigning_scores_a_gammon_when_none_borne_off_times_the_cube(
 def test_resigning_after_bearing_off_scores_a_single_game(
     start: Callable[..., Game], roll: Callable[..., None], player: User
 ) -> None:
-    game = start(3, 1, length=7)
+    game = start(3, 1, length=7, resignation="immediate")
     set_board(game, board=board({6: 5, 5: 5}, {6: 15}))
     roll(5, 6)
     game = act(game, "game_resign", player)
@@ -606,7 +606,9 @@ def test_crawford_then_post_crawford_and_the_match_ends_at_its_length(
     opponent: User,
     ended: dict[str, list[int]],
 ) -> None:
-    first = white_doubles_black_takes(start, roll, player, opponent, length=5)
+    first = white_doubles_black_takes(
+        start, roll, player, opponent, length=5, resignation="immediate"
+    )
     roll(1, 3)  # game 2: Black opens
     first = act(first, "game_resign", opponent)  # a gammon at 2: White leads 4-0
     match = first.match
@@ -649,7 +651,7 @@ def test_crawford_then_post_crawford_and_the_match_ends_at_its_length(
 def test_a_one_point_match_has_a_dead_cube_and_ends_with_its_first_game(
     start: Callable[..., Game], roll: Callable[..., None], player: User, opponent: User
 ) -> None:
-    game = start(3, 1, length=1)
+    game = start(3, 1, length=1, resignation="immediate")
     roll(6, 5)
     game = act(game, "game_play_move", player, play_text="8/5 6/5")
     assert (game.turn, game.state, game.dice) == (1, "moving", (6, 5))
@@ -696,7 +698,7 @@ def test_a_stale_ply_or_a_second_submission_is_a_conflict(
 def test_a_finished_game_takes_no_more_actions(
     start: Callable[..., Game], roll: Callable[..., None], player: User, opponent: User
 ) -> None:
-    game = start(3, 1)
+    game = start(3, 1, resignation="immediate")
     roll(2, 4)
     game = act(game, "game_resign", opponent)
     for action, user in (("game_roll", player), ("match_offer_draw", opponent)):

@@ -205,6 +205,35 @@ def test_a_draw_or_a_ruling_with_no_winner_finishes_the_game(event: Entry) -> No
 
 
 MOVING = replace(START, stage=Stage.MOVING, dice=(3, 1))
+OFFERED = replace(START, stage=Stage.RESIGNING, turn=B, resign_offer=2)  # White offers a gammon
+
+
+def test_an_offer_to_resign_passes_the_turn_and_a_decline_gives_it_back_dice_and_all() -> None:
+    offered = advance(MOVING, entry(11, EventKind.RESIGN_OFFER, W, value=1))
+    assert offered == replace(MOVING, stage=Stage.RESIGNING, turn=B, resign_offer=1, ply=11)
+    declined = advance(offered, entry(12, EventKind.RESIGN_DECLINE, B))
+    assert declined == replace(MOVING, resign_declined=1, ply=12)
+    before_rolling = advance(START, entry(11, EventKind.RESIGN_OFFER, W, value=3))
+    declined = advance(before_rolling, entry(12, EventKind.RESIGN_DECLINE, B))
+    assert declined == replace(START, resign_declined=3, ply=12)
+
+
+def test_after_a_decline_only_more_is_offered_until_the_turn_passes() -> None:
+    offered = advance(MOVING, entry(11, EventKind.RESIGN_OFFER, W, value=1))
+    declined = advance(offered, entry(12, EventKind.RESIGN_DECLINE, B))
+    with pytest.raises(IllegalEventError, match="an offer of 1 after one of 1 declined"):
+        advance(declined, entry(13, EventKind.RESIGN_OFFER, W, value=1))
+    more = advance(declined, entry(13, EventKind.RESIGN_OFFER, W, value=2))
+    assert (more.stage, more.resign_offer, more.resign_declined) == (Stage.RESIGNING, 2, 1)
+    moved = advance(declined, entry(13, EventKind.MOVE, W, (3, 1), "8/5 6/5"))
+    assert (moved.turn, moved.resign_declined) == (B, 0)
+
+
+def test_an_accepted_offer_waits_for_the_win_that_scores_it() -> None:
+    accepted = advance(OFFERED, entry(11, EventKind.RESIGN_ACCEPT, B, value=2))
+    assert accepted == replace(OFFERED, ply=11)
+    won = advance(accepted, entry(12, EventKind.WIN, B, value=2))
+    assert (won.stage, won.winner, won.points, won.resign_offer) == (Stage.FINISHED, B, 2, 2)
 
 
 @pytest.mark.parametrize(
@@ -231,6 +260,20 @@ MOVING = replace(START, stage=Stage.MOVING, dice=(3, 1))
         (START, entry(11, EventKind.WIN), "without a colour"),
         (START, entry(11, EventKind.OPENING, W, (3, 1)), "opening roll comes first"),
         (START, Entry(11, "castle", int(W)), "unknown event kind 'castle'"),
+        (START, entry(11, EventKind.RESIGN_OFFER, B, value=1), "other side's turn"),
+        (START, entry(11, EventKind.RESIGN_OFFER, W, value=4), "a resignation offer of 4"),
+        (START, entry(11, EventKind.RESIGN_OFFER, W), "a resignation offer of 0"),
+        (
+            replace(START, stage=Stage.DOUBLED, turn=B),
+            entry(11, EventKind.RESIGN_OFFER, B, value=1),
+            "a resign_offer while the game is doubled",
+        ),
+        (START, entry(11, EventKind.RESIGN_DECLINE, W), "while the game is rolling"),
+        (START, entry(11, EventKind.RESIGN_ACCEPT, B, value=1), "other side's turn"),
+        (OFFERED, entry(11, EventKind.RESIGN_ACCEPT, W, value=2), "other side's turn"),
+        (OFFERED, entry(11, EventKind.RESIGN_ACCEPT, B, value=1), "accepts 1 where 2"),
+        (OFFERED, entry(11, EventKind.ROLL, B, (3, 1)), "a roll while the game is resigning"),
+        (OFFERED, entry(11, EventKind.RESIGN_OFFER, B, value=1), "while the game is resigning"),
     ],
 )
 def test_an_event_out_of_turn_order_or_rules_is_refused(
@@ -319,8 +362,9 @@ def test_after_every_action_of_a_bot_match_the_row_is_the_fold_of_its_record(
             break
         game = match.current_game
         assert game is not None
-        assert_record_gives_the_row(bot_act(game, rng, NOW, double_rate=0.3))
+        assert_record_gives_the_row(bot_act(game, rng, NOW, double_rate=0.3, resign_rate=0.1))
     for game in match.games.select_related("match"):
         assert_record_gives_the_row(game)
     kinds = set(GameEvent.objects.filter(game__match=match).values_list("kind", flat=True))
-    assert {"opening", "roll", "move", "double", "win"} <= kinds
+    assert {"opening", "roll", "move", "double", "resign_offer", "win"} <= kinds
+    assert {"resign_decline", "resign_accept"} & kinds

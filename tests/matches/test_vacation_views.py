@@ -222,7 +222,7 @@ def test_the_first_player_of_a_new_game_is_told_it_is_their_turn(
     monkeypatch, player: User, opponent: User
 ) -> None:
     # Game 1 opens 3-1 for Alice; game 2 opens 2-4, so Bob moves first.
-    game = start_game(monkeypatch, player, opponent, 3, 1, 2, 4)
+    game = start_game(monkeypatch, player, opponent, 3, 1, 2, 4, resignation="immediate")
     game = white_opens(monkeypatch, game, player, NOW)
     endings.game_resign(game_id=game.pk, player=player, expected_ply=game.ply, now=NOW)
     game.match.refresh_from_db()
