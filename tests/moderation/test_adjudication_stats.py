@@ -81,7 +81,7 @@ def test_an_adjudicated_draw_counts_as_an_agreed_draw(moderator: User) -> None:
 def test_a_cancelled_match_counts_nowhere_not_even_its_finished_games(
     moderator: User, player: User, opponent: User
 ) -> None:
-    match = match_start(player, opponent, length=5)
+    match = match_start(player, opponent, length=5, resignation="immediate")
     game = match.current_game
     assert game is not None
     endings.game_resign(game_id=game.pk, player=opponent, expected_ply=None, now=timezone.now())
