@@ -10,8 +10,10 @@ brings it up to date. A push never fails the request that caused it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -30,14 +32,31 @@ RETRY_AFTER_SECONDS = 5.0
 _unavailable_until = 0.0
 
 
+_aside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-push")
+
+
+def _loop_running_here() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def send(group: str, event: dict[str, Any]) -> bool:
     """Send ``event`` to ``group`` now; False (and a warning) if it could not leave."""
     global _unavailable_until
     layer = get_channel_layer()
     if layer is None or time.monotonic() < _unavailable_until:
         return False
+    message = {"type": MESSAGE_TYPE, "event": event}
     try:
-        async_to_sync(layer.group_send)(group, {"type": MESSAGE_TYPE, "event": event})
+        if _loop_running_here():
+            # Sync code called from async code on this thread: the layer's coroutine runs
+            # on a thread of its own (async_to_sync refuses to block a running loop).
+            _aside.submit(async_to_sync(layer.group_send), group, message).result(timeout=5)
+        else:
+            async_to_sync(layer.group_send)(group, message)
     except Exception as error:  # noqa: BLE001 - any layer failure costs freshness only
         _unavailable_until = time.monotonic() + RETRY_AFTER_SECONDS
         log.warning(

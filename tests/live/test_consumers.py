@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing.websocket import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -26,7 +29,17 @@ SITE = "http://localhost:8000"
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:
-    async_to_sync(body)()
+    """Run ``body`` in an event loop of its own, on a thread of its own: the browser tests
+    leave one running on the main thread of their worker."""
+
+    async def and_close() -> None:
+        try:
+            await body()
+        finally:  # the consumer's database thread lets the test database go
+            await sync_to_async(connections.close_all)()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, and_close()).result()
 
 
 def socket(user: User | None = None, origin: str = SITE) -> WebsocketCommunicator:
