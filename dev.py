@@ -2,6 +2,7 @@
 """The two commands a developer needs. Standard library only.
 
     python3 dev.py run            set up, migrate, load demo data, serve on 127.0.0.1:$PORT (8000)
+                                  with uvicorn (pages, the API and the live sockets)
     python3 dev.py test [ARGS]    set up, then run the test suite (ARGS go to pytest)
     python3 dev.py check          set up, then the guards CI runs before the tests: ruff,
                                   mypy --strict gammon, mypy on the apps, makemigrations
@@ -114,9 +115,14 @@ def cmd_run(args: list[str]) -> int:
     if has_command(python, "demo_data"):
         manage(python, "demo_data")
     port = os.environ.get("PORT", "8000")
-    say(f"serving on http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    say(f"serving pages and live sockets on http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    # The production server (uvicorn, ASGI: pages, the API and the sockets in one process),
+    # reloading when a Python file of the checkout changes.
+    command = [str(python), "-m", "uvicorn", "backgammon.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", port, "--reload", "--reload-dir", str(ROOT)]
+    command += ["--reload-exclude", ".venv", "--lifespan", "off", *args]
     try:
-        return subprocess.call([str(python), "manage.py", "runserver", f"127.0.0.1:{port}", *args])
+        return subprocess.call(command, cwd=ROOT)
     except KeyboardInterrupt:
         return 0
 

@@ -10,6 +10,7 @@ project package imports no app.
 """
 
 import os
+import warnings
 from importlib import import_module
 
 from django.core.asgi import get_asgi_application
@@ -17,6 +18,13 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backgammon.settings")
 
 http = get_asgi_application()  # sets Django up before anything imports a model
+
+# WhiteNoise (a middleware) serves the static files through Django's sync path, whose file
+# iterators Django's ASGI handler then reads in a thread, and warns that it does so. That
+# is how WhiteNoise runs under ASGI; the files are small and cached by the browsers.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

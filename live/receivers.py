@@ -14,6 +14,13 @@ from notifications.signals import notifications_written
 from . import groups, push
 
 
+def _game_changed(sender: Any, game: Any, **kwargs: Any) -> None:
+    """Anything a viewer of the game would see: its page fetches the new state."""
+    push.after_commit(
+        groups.game(game.pk), {"kind": "game", "id": game.pk, "ply": game.ply, "state": game.state}
+    )
+
+
 def _turn_started(sender: Any, game: Any, now: Any, **kwargs: Any) -> None:
     """A game that became someone's: their dashboard and badge."""
     player_id = game.match.white_id if game.turn == 0 else game.match.black_id
@@ -32,6 +39,7 @@ def _message_posted(sender: Any, message: Any, recipient: Any, now: Any, **kwarg
 
 
 def connect() -> None:
+    match_signals.game_changed.connect(_game_changed, dispatch_uid="live.game_changed")
     match_signals.turn_started.connect(_turn_started, dispatch_uid="live.turn_started")
     match_signals.message_posted.connect(_message_posted, dispatch_uid="live.message_posted")
     notifications_written.connect(_notifications_written, dispatch_uid="live.notifications")

@@ -38,7 +38,7 @@ from gammon import (
 
 from . import timecontrol
 from .models import Game, GameEvent, Match, Vacation
-from .signals import dice_rolled, turn_started
+from .signals import dice_rolled, game_changed, turn_started
 from .state import advance
 
 if TYPE_CHECKING:
@@ -341,9 +341,11 @@ def require_turn(game: Game, color: Color, *states: str) -> None:
 
 
 def write(game: Game) -> None:
-    """Save the game row, then the record rows the action added, in one ``INSERT``."""
+    """Save the game row, then the record rows the action added, in one ``INSERT``; say
+    that the game changed (``game_changed``: the live pages' push, after the commit)."""
     game.save()
     GameEvent.objects.bulk_create(game.take_unwritten_events())
+    game_changed.send(sender=Game, game=game)
 
 
 def save(game: Game, now: datetime) -> Game:

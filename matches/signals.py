@@ -39,6 +39,9 @@ games_timed_out = Signal()
 #: ``doubled``) say who must do what. kwargs: ``game``, ``now``.
 turn_started = Signal()
 
+#: Sent whenever a game's row and its new record rows are written (``record.write``, the
+#: one place they are): any change a viewer of the game would see. kwargs: ``game``.
+game_changed = Signal()
 #: Sent when a player offers to end the match as a draw. kwargs: ``game``, ``color``
 #: (the offering side), ``now``.
 draw_offered = Signal()

@@ -1,6 +1,7 @@
-"""With Redis unreachable the site keeps working: a real gunicorn serves it, with
-``REDIS_URL`` at a closed port (127.0.0.1:1), while a player signs in through the form,
-opens a game page and moves there, and a bot moves through the API with its token.
+"""With Redis unreachable the site keeps working: the production server (uvicorn, ASGI)
+serves it, with ``REDIS_URL`` at a closed port (127.0.0.1:1), while a player signs in
+through the form, opens a game page and moves there, and a bot moves through the API with
+its token. The live pushes those moves owe are dropped (the pages poll).
 
 Redis is the cache and the broker, never the source of truth (backgammon/cache.py):
 reads go to the database, rate limits fail open, the suspension check still refuses a
@@ -14,81 +15,34 @@ is migrated and seeded by subprocesses; nothing here uses the test database.
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
 
 from challenges import services as challenge_services
-from tests.worker import free_port, wait_for
+from tests.integration.servers import (
+    PASSWORD,
+    Site,
+    csrf_token,
+    migrate,
+    run_python,
+    server_env,
+    sign_in,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
 CLOSED_REDIS = "redis://127.0.0.1:1/0"
-PASSWORD = "a long test password 7"
 
 
 # --------------------------------------------------------------------------- database
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    """A new, empty database for the server: on the PostgreSQL of DATABASE_URL, else SQLite."""
-    configured = os.environ.get("DATABASE_URL", "")
-    if not configured.startswith(("postgres://", "postgresql://")):
-        yield f"sqlite:///{tmp_path / 'site.sqlite3'}"
-        return
-    import psycopg
-
-    parts = urlsplit(configured)
-    name = f"bg_redis_down_{uuid.uuid4().hex[:12]}"
-    admin_url = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture
 def site_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "PYTEST_", "TRUSTED_PROXY"))
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="backgammon.settings",
-        DATABASE_URL=database_url,
-        REDIS_URL=CLOSED_REDIS,
-        EMAIL_URL=f"file://{tmp_path / 'mail'}",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def run_python(env: dict[str, str], code: str) -> str:
-    """Run ``code`` in a Django process of the site (same env); returns its stdout."""
-    done = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return server_env(database_url, CLOSED_REDIS, tmp_path)
 
 
 def seed() -> None:
@@ -154,60 +108,13 @@ HERE = "from tests.integration.test_redis_down import"
 # --------------------------------------------------------------------------- server
 
 
-class Site:
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "backgammon.wsgi"]
-                + ["--bind", f"127.0.0.1:{self.port}", "--workers", "1", "--timeout", "60"]
-                + ["--access-logfile", "-", "--error-logfile", "-"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        wait_for(self._ready, 60, "gunicorn to answer")
-
-    def _ready(self) -> bool:
-        if self.process.poll() is not None:
-            raise AssertionError(f"gunicorn exited:\n{self.output()}")
-        try:
-            requests.get(f"{self.url}/", timeout=5)
-        except requests.ConnectionError:
-            return False
-        return True
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-
 @pytest.fixture
 def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[Site, dict[str, Any]]]:
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=site_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert migrate.returncode == 0, migrate.stderr
+    migrate(site_env)
     # Seeded with no Redis configured at all (tasks in-process): only the server is in the outage.
     without_redis = {k: v for k, v in site_env.items() if k != "REDIS_URL"}
     seeded = json.loads(run_python(without_redis, f"{HERE} seed; seed()"))
-    server = Site(site_env, tmp_path / "gunicorn.log")
+    server = Site(site_env, tmp_path / "server.log")
     try:
         yield server, seeded
     finally:
@@ -215,29 +122,6 @@ def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[Site, dict[
 
 
 # --------------------------------------------------------------------------- the test
-
-
-def csrf_token(html: str) -> str:
-    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-    assert match, "no CSRF token on the page"
-    return match.group(1)
-
-
-def sign_in(site: Site, username: str) -> tuple[requests.Session, requests.Response]:
-    browser = requests.Session()
-    form = browser.get(f"{site.url}/accounts/login/", timeout=30)
-    assert form.status_code == 200
-    answer = browser.post(
-        f"{site.url}/accounts/login/",
-        data={
-            "csrfmiddlewaretoken": csrf_token(form.text),
-            "login": username,
-            "password": PASSWORD,
-        },
-        allow_redirects=False,
-        timeout=30,
-    )
-    return browser, answer
 
 
 def test_the_site_works_while_redis_is_unreachable(
