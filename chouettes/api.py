@@ -32,7 +32,7 @@ from matches.api import ERROR, ERRORS_READ, ERRORS_WRITE, OBJECT_ID
 from matches.models import Game
 from matches.serializers import ActionSerializer
 
-from . import selectors, services
+from . import chat, decisions, seating, selectors
 from .models import Chouette, Decision
 from .serializers import (
     ChouetteAnswerSerializer,
@@ -155,7 +155,7 @@ class ChouetteListView(APIView):
         data = dict(body.validated_data)
         invite = _players(data.pop("invite"))
         user = signed_in_user(request)
-        chouette = services.chouette_create(creator=user, invite=invite, now=timezone.now(), **data)
+        chouette = seating.chouette_create(creator=user, invite=invite, now=timezone.now(), **data)
         return Response(chouette_data(chouette, user), status=status.HTTP_201_CREATED)
 
 
@@ -233,12 +233,12 @@ def _now() -> Any:
 ChouetteJoinView = _call_view(
     "join",
     "Take a seat before the start: accept an invitation, or join a chouette open to anyone.",
-    lambda c, u, d: services.chouette_join(chouette_id=c, user=u, now=_now()),
+    lambda c, u, d: seating.chouette_join(chouette_id=c, user=u, now=_now()),
 )
 ChouetteInviteView = _call_view(
     "invite",
     "Invite more players before the start (the creator only).",
-    lambda c, u, d: services.chouette_invite(
+    lambda c, u, d: seating.chouette_invite(
         chouette_id=c, user=u, players=_players(d["players"]), now=_now()
     ),
     ChouetteInviteSerializer,
@@ -247,19 +247,19 @@ ChouetteStartView = _call_view(
     "start",
     "Start the chouette (the creator only, with at least 3 players seated): the first "
     "places are thrown and the first game's board begins.",
-    lambda c, u, d: services.chouette_start(chouette_id=c, user=u, now=_now()),
+    lambda c, u, d: seating.chouette_start(chouette_id=c, user=u, now=_now()),
 )
 ChouetteLeaveView = _call_view(
     "leave",
     "Leave: before the start at once (the creator's leaving cancels the chouette); during "
     "play when the game in play ends. Your points stand and the line closes up.",
-    lambda c, u, d: services.chouette_leave(chouette_id=c, user=u, now=_now()),
+    lambda c, u, d: seating.chouette_leave(chouette_id=c, user=u, now=_now()),
 )
 ChouetteProposeView = _call_view(
     "propose",
     "Propose that the team double the box, before the team's roll (your own vote is yes). "
     "The board waits while the other members vote; one vote a turn.",
-    lambda c, u, d: services.team_propose_double(
+    lambda c, u, d: decisions.team_propose_double(
         chouette_id=c, user=u, expected_ply=d["ply"], now=_now()
     ),
     ActionSerializer,
@@ -267,7 +267,7 @@ ChouetteProposeView = _call_view(
 ChouetteVoteView = _call_view(
     "vote",
     "Vote on the team's double. One refusal ends the vote; the last yes doubles the box.",
-    lambda c, u, d: services.team_vote(
+    lambda c, u, d: decisions.team_vote(
         chouette_id=c, user=u, agree=d["agree"], expected_ply=d["ply"], now=_now()
     ),
     ChouetteVoteSerializer,
@@ -276,7 +276,7 @@ ChouetteBoxAnswerView = _call_view(
     "box-answer",
     "The box takes or drops the team's double (a drop ends the game: every member still in "
     "it wins their stake).",
-    lambda c, u, d: services.box_answer(
+    lambda c, u, d: decisions.box_answer(
         chouette_id=c, user=u, take=d["take"], expected_ply=d["ply"], now=_now()
     ),
     ChouetteAnswerSerializer,
@@ -285,14 +285,14 @@ ChouetteBoxDoubleView = _call_view(
     "box-double",
     "The box doubles every member still in the game, before its roll; each member then "
     "takes or drops alone, by their own deadline.",
-    lambda c, u, d: services.box_double(chouette_id=c, user=u, expected_ply=d["ply"], now=_now()),
+    lambda c, u, d: decisions.box_double(chouette_id=c, user=u, expected_ply=d["ply"], now=_now()),
     ActionSerializer,
 )
 ChouetteAnswerView = _call_view(
     "answer",
     "A member takes or drops the box's double. A dropper pays their stake and is out of the "
     "game; when the captain drops, the next taker in line captains.",
-    lambda c, u, d: services.team_answer(
+    lambda c, u, d: decisions.team_answer(
         chouette_id=c, user=u, take=d["take"], expected_ply=d["ply"], now=_now()
     ),
     ChouetteAnswerSerializer,
@@ -301,7 +301,7 @@ ChouetteSuggestView = _call_view(
     "suggest",
     "Suggest the captain's play for the team's roll (team mates only); the captain's own "
     "play is what counts.",
-    lambda c, u, d: services.play_suggest(
+    lambda c, u, d: decisions.play_suggest(
         chouette_id=c, user=u, play_text=d["play"], expected_ply=d["ply"], now=_now()
     ),
     ChouetteSuggestSerializer,
@@ -344,7 +344,7 @@ class ChouetteMessagesView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         body = ChouetteMessageCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        message = services.message_post(
+        message = chat.message_post(
             chouette_id=pk,
             author=signed_in_user(request),
             text=body.validated_data["text"],

@@ -18,7 +18,7 @@ from accounts.models import User
 from gammon import SeededDice, legal_plays
 from matches import record, turns
 
-from . import services
+from . import decisions, seating
 from .models import Chouette, Seat
 from .selectors import Action, panel
 
@@ -45,19 +45,19 @@ def create_demo_data(*, users: Sequence[User], stdout: Any) -> None:
 
 def _create(players: Sequence[User]) -> Chouette:
     now = timezone.now()
-    chouette = services.chouette_create(
+    chouette = seating.chouette_create(
         creator=players[0], invite=players[1:], places_from_dice=False, now=now
     )
     for player in players[1:]:
-        services.chouette_join(chouette_id=chouette.pk, user=player, now=now)
-    services.chouette_start(chouette_id=chouette.pk, user=players[0], now=now)
+        seating.chouette_join(chouette_id=chouette.pk, user=player, now=now)
+    seating.chouette_start(chouette_id=chouette.pk, user=players[0], now=now)
     # Play the board until the team may double, then the captain proposes it.
     for _ in range(20):
         view = panel(chouette, None)
         assert view.board is not None and view.side is not None
         if Action.PROPOSE in view.actions_for(view.side.captain):
             captain = next(p for p in players if p.pk == view.side.captain)
-            services.team_propose_double(
+            decisions.team_propose_double(
                 chouette_id=chouette.pk, user=captain, expected_ply=view.board.ply, now=now
             )
             break

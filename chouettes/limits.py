@@ -1,7 +1,7 @@
 """A chouette creator's limits on invitations (``settings.LIMIT_*``, :mod:`backgammon.limits`).
 
 Each invitation e-mails its player: one player could be sent fifty in a minute. The
-services (:func:`chouettes.services.chouette_create` and ``chouette_invite``) ask here
+services (:func:`chouettes.seating.chouette_create` and ``chouette_invite``) ask here
 before they invite anyone.
 """
 

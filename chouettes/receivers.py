@@ -25,23 +25,23 @@ from matches.signals import (
 )
 from matches.timecontrol import Interval
 
-from . import selectors, services
+from . import deadlines, endings, selectors
 
 
 def on_match_finished(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
     if match.chouette:
-        services.game_settle(match, now)
+        endings.game_settle(match, now)
 
 
 def on_match_cancelled(sender: type, *, match: Match, now: datetime, **kwargs: Any) -> None:
     if match.chouette:
-        services.game_void(match, now)
+        endings.game_void(match, now)
 
 
 def on_vacations_changed(
     sender: type, *, user: User, before: list[Interval], now: datetime, **kwargs: Any
 ) -> None:
-    services.deadlines_reschedule(user, before, now)
+    deadlines.deadlines_reschedule(user, before, now)
 
 
 def on_match_belongings_asked(

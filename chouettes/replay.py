@@ -19,7 +19,7 @@ from gammon import chouette as rules
 from gammon.errors import RulesError
 from matches.models import Game
 
-from . import services
+from . import endings
 from .models import Chouette, ChouetteGame, Result, Seat
 from .state import cube_side
 
@@ -51,7 +51,7 @@ def game_differences(game: ChouetteGame) -> list[str]:
     if game.settled_at is None:
         return [*problems, "the board is over but the game is not settled"]
     stored = dict(game.results.values_list("player_id", "points"))
-    settlement = services.settlement_of(side, board)
+    settlement = endings.settlement_of(side, board)
     expected = {} if settlement is None else settlement.points
     if stored != expected:
         problems.append(f"results {stored}, replayed {expected}")
@@ -93,7 +93,7 @@ def _next_places(before: ChouetteGame, after: ChouetteGame) -> rules.Places[int]
         return None
     board = Game.objects.get(match_id=before.match_id)
     side = cube_side(before)
-    settlement = services.settlement_of(side, board)
+    settlement = endings.settlement_of(side, board)
     team_won = None if settlement is None else settlement.team_won
     places = rules.rotate(before.rules_places(), team_won=team_won, captain=side.captain)
     staying = set(after.rules_places().players)

@@ -10,7 +10,7 @@ from celery import shared_task
 
 from backgammon.inputs import task_moment
 
-from .services import decisions_expire
+from .decisions import decisions_expire
 
 
 @shared_task(ignore_result=True)

@@ -2,10 +2,10 @@
 of the game page's chouette panel (the board itself is the matches app's game page,
 which shows the panel through ``{% load chouette_tags %}``).
 
-Views read through :mod:`chouettes.selectors` and write through
-:mod:`chouettes.services`; a :class:`~backgammon.errors.ServiceError` is shown on the
-page the player was on (the session page, or the game page), with the HTTP status it
-carries and nothing changed.
+Views read through :mod:`chouettes.selectors` and write through the services
+(:mod:`chouettes.seating`, :mod:`~chouettes.decisions`, :mod:`~chouettes.chat`); a
+:class:`~backgammon.errors.ServiceError` is shown on the page the player was on (the
+session page, or the game page), with the HTTP status it carries and nothing changed.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from backgammon.errors import InvalidAction, ServiceError
 from matches import views as match_views
 from matches.models import Game
 
-from . import selectors, services, texts
+from . import chat, decisions, seating, selectors, texts
 from .forms import ChouetteForm, CubeForm, InviteForm, MessageForm, SuggestForm
 from .models import Chouette, ChouetteGame, Message, Result, Seat
 
@@ -61,7 +61,7 @@ def chouette_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                chouette = services.chouette_create(
+                chouette = seating.chouette_create(
                     creator=user,
                     now=timezone.now(),
                     invite=data["invite"],
@@ -190,22 +190,22 @@ def _session_action(request: HttpRequest, chouette_id: int, action: str) -> Http
     invite_form: InviteForm | None = None
     try:
         if action == "join":
-            services.chouette_join(chouette_id=chouette_id, user=user, now=now)
+            seating.chouette_join(chouette_id=chouette_id, user=user, now=now)
             messages.success(request, _("You have joined the chouette."))
         elif action == "leave":
-            seat = services.chouette_leave(chouette_id=chouette_id, user=user, now=now)
+            seat = seating.chouette_leave(chouette_id=chouette_id, user=user, now=now)
             if seat.leaving:
                 messages.success(request, _("You will leave the chouette when this game ends."))
             else:
                 messages.success(request, _("You have left the chouette."))
         elif action == "start":
-            services.chouette_start(chouette_id=chouette_id, user=user, now=now)
+            seating.chouette_start(chouette_id=chouette_id, user=user, now=now)
             messages.success(request, _("The chouette has started."))
         else:
             invite_form = InviteForm(request.POST)
             if not invite_form.is_valid():
                 raise InvalidAction(str(invite_form.errors["invite"][0]), code="invalid_invite")
-            services.chouette_invite(
+            seating.chouette_invite(
                 chouette_id=chouette_id,
                 user=user,
                 players=invite_form.cleaned_data["invite"],
@@ -311,15 +311,15 @@ def chouette_cube(request: HttpRequest, chouette_id: int) -> HttpResponse:
             "now": timezone.now(),
         }
         if action == "propose":
-            services.team_propose_double(**common)
+            decisions.team_propose_double(**common)
         elif action in ("vote_yes", "vote_no"):
-            services.team_vote(agree=action == "vote_yes", **common)
+            decisions.team_vote(agree=action == "vote_yes", **common)
         elif action in ("box_take", "box_drop"):
-            services.box_answer(take=action == "box_take", **common)
+            decisions.box_answer(take=action == "box_take", **common)
         elif action == "box_double":
-            services.box_double(**common)
+            decisions.box_double(**common)
         else:
-            services.team_answer(take=action == "take", **common)
+            decisions.team_answer(take=action == "take", **common)
     except ServiceError as error:
         return _refused_on_board(request, chouette_id, error)
     return _to_board(chouette_id)
@@ -334,7 +334,7 @@ def chouette_suggest(request: HttpRequest, chouette_id: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise InvalidAction(_("Write the play you suggest."), code="invalid_play")
-        services.play_suggest(
+        decisions.play_suggest(
             chouette_id=chouette_id,
             user=user,
             play_text=form.cleaned_data["play"].strip(),
@@ -356,7 +356,7 @@ def chouette_message_post(request: HttpRequest, chouette_id: int) -> HttpRespons
     try:
         if not form.is_valid():
             raise InvalidAction(_("Write a message first."), code="invalid_message")
-        services.message_post(
+        chat.message_post(
             chouette_id=chouette_id,
             author=user,
             text=form.cleaned_data["text"],

@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from backgammon.errors import InvalidAction
-from chouettes import services as chouette_services
+from chouettes import chat as chouette_chat
+from chouettes import seating as chouette_seating
 from chouettes.models import Chouette, Seat
 from chouettes.models import Message as ChouetteMessage
 from gammon import Color
@@ -193,7 +194,7 @@ def chouette_remove_player(
     reason = require_reason(reason)
     stakes.refuse(stakes.in_chouette(moderator, chouette), stakes.SITS_AT_CHOUETTE)
     check_target(moderator, player)
-    seat = chouette_services.player_remove(chouette_id=chouette.pk, player=player, now=now)
+    seat = chouette_seating.player_remove(chouette_id=chouette.pk, player=player, now=now)
     at_once = seat.status == Seat.Status.REMOVED
     audit(
         actor=moderator,
@@ -231,7 +232,7 @@ def chouette_message_hide(
     """Hide a chouette message from the players; its author is told."""
     reason = require_reason(reason)
     stakes.refuse(stakes.in_chouette(moderator, message.chouette), stakes.SITS_AT_CHOUETTE)
-    message = chouette_services.message_hide(message_id=message.pk, moderator=moderator, now=now)
+    message = chouette_chat.message_hide(message_id=message.pk, moderator=moderator, now=now)
     audit(
         actor=moderator,
         action="moderation.chouette_message.hidden",

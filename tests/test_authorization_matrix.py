@@ -74,7 +74,9 @@ from django.utils import timezone
 from accounts.models import User
 from challenges import services as challenge_services
 from challenges.models import Challenge
-from chouettes import services as chouettes
+from chouettes import chat as chouette_chat
+from chouettes import decisions as chouette_decisions
+from chouettes import seating as chouette_seating
 from chouettes.models import Chouette, Decision, Seat, Suggestion
 from chouettes.models import Message as ChouetteMessage
 from gammon import legal_plays
@@ -309,7 +311,7 @@ def _tournament_entered(world: World) -> None:
 
 def _chouette_open(world: World) -> None:
     """bob's chouette, invite-only, with ``player`` (alice) invited; bob is ``opponent``."""
-    world.chouette = chouettes.chouette_create(
+    world.chouette = chouette_seating.chouette_create(
         creator=world.bob, invite=[world.alice], open_to_all=False, now=timezone.now()
     )
     world.player, world.opponent = world.alice, world.bob
@@ -319,10 +321,12 @@ def _chouette_ready(world: World) -> None:
     """bob's chouette with dora and alice seated, erin gone again: ``player`` (bob) may
     start it."""
     now = timezone.now()
-    world.chouette = chouettes.chouette_create(creator=world.bob, places_from_dice=False, now=now)
+    world.chouette = chouette_seating.chouette_create(
+        creator=world.bob, places_from_dice=False, now=now
+    )
     for user in (world.dora, world.erin, world.alice):
-        chouettes.chouette_join(chouette_id=world.chouette.pk, user=user, now=now)
-    chouettes.chouette_leave(chouette_id=world.chouette.pk, user=world.erin, now=now)
+        chouette_seating.chouette_join(chouette_id=world.chouette.pk, user=user, now=now)
+    chouette_seating.chouette_leave(chouette_id=world.chouette.pk, user=world.erin, now=now)
     world.player, world.opponent = world.bob, world.alice
 
 
@@ -334,12 +338,14 @@ def _chouette_board(world: World, opening: list[int], opener: str) -> Game:
     assert world.chouette is not None
     now = timezone.now()
     with scripted_dice(opening):
-        game = chouettes.chouette_start(chouette_id=world.chouette.pk, user=world.bob, now=now)
+        game = chouette_seating.chouette_start(
+            chouette_id=world.chouette.pk, user=world.bob, now=now
+        )
     for author, team, text in (
         (world.dora, True, SECRETS["team"]),
         (world.bob, False, SECRETS["table"]),
     ):
-        chouettes.message_post(
+        chouette_chat.message_post(
             chouette_id=world.chouette.pk, author=author, text=text, team=team, now=now
         )
     board = game.match.games.get()
@@ -361,7 +367,7 @@ def _chouette_vote(world: World) -> None:
     """dora proposed the team's double: ``player`` (alice) votes; ``opponent`` is the box."""
     board = _chouette_board(world, [3, 1], "box")
     assert world.chouette is not None
-    chouettes.team_propose_double(
+    chouette_decisions.team_propose_double(
         chouette_id=world.chouette.pk,
         user=board.match.black,
         expected_ply=board.ply,
@@ -374,7 +380,7 @@ def _chouette_team_doubled(world: World) -> None:
     """The team doubled: ``player`` (bob, the box) takes or drops; ``opponent`` is alice."""
     _chouette_vote(world)
     assert world.chouette is not None
-    chouettes.team_vote(
+    chouette_decisions.team_vote(
         chouette_id=world.chouette.pk,
         user=world.alice,
         agree=True,
@@ -394,7 +400,7 @@ def _chouette_box_doubled(world: World) -> None:
     """The box doubled: ``player`` (alice) answers; ``opponent`` is the box."""
     board = _chouette_board(world, [1, 3], "team")
     assert world.chouette is not None
-    chouettes.box_double(
+    chouette_decisions.box_double(
         chouette_id=world.chouette.pk, user=world.bob, expected_ply=board.ply, now=timezone.now()
     )
     world.player, world.opponent = world.alice, world.bob

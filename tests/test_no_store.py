@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from challenges import services as challenge_services
-from chouettes import services as chouette_services
+from chouettes import chat as chouette_chat
 from gammon import FixedDice
 from matches import chat, record
 from matches.models import Game
@@ -70,7 +70,7 @@ def test_the_chouette_pages_with_the_teams_chat_are_not_stored(
 ) -> None:
     table = seat_table(monkeypatch, 3)
     start(table, 3, 1)  # ann in the box, bob captain, cy in line
-    chouette_services.message_post(
+    chouette_chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["cy"],
         text="take it",

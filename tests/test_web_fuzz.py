@@ -41,8 +41,8 @@ from challenges import services as challenge_services
 from challenges.forms import ChallengeForm
 from challenges.models import Challenge
 from chouettes import models as chouette_models
+from chouettes import seating as chouette_seating
 from chouettes import selectors as chouette_selectors
-from chouettes import services as chouette_services
 from chouettes.forms import (
     CUBE_ACTIONS,
     ChouetteForm,
@@ -160,12 +160,12 @@ class World:
         the chouette pages' tests only."""
         if self.started_chouette is None:
             now = timezone.now()
-            chouette = chouette_services.chouette_create(
+            chouette = chouette_seating.chouette_create(
                 creator=self.player, now=now, places_from_dice=False
             )
             for user in (self.opponent, UserFactory(username="cy")):
-                chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
-            chouette_services.chouette_start(chouette_id=chouette.pk, user=self.player, now=now)
+                chouette_seating.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+            chouette_seating.chouette_start(chouette_id=chouette.pk, user=self.player, now=now)
             self.started_chouette, self.rows = chouette, None
         return self.started_chouette
 

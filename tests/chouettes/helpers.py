@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from accounts.models import User
-from chouettes import services
+from chouettes import decisions, seating
 from chouettes.models import Chouette, ChouetteGame, Seat
 from chouettes.state import cube_side
 from gammon import FixedDice, Position
@@ -80,9 +80,9 @@ class Table:
         return {self.names[m.player]: m.stake for m in side.members}
 
     def act(self, action: str, name: str, **kwargs: Any) -> Any:
-        """A chouette decision (``services.<action>``) by ``name`` at the current ply."""
+        """A chouette decision (``decisions.<action>``) by ``name`` at the current ply."""
         kwargs.setdefault("expected_ply", self.board.ply)
-        return getattr(services, action)(
+        return getattr(decisions, action)(
             chouette_id=self.chouette.pk, user=self.users[name], now=self.tick(), **kwargs
         )
 
@@ -113,15 +113,15 @@ def seat_table(monkeypatch: Any, players: int, **options: Any) -> Table:
     the first places by joining order unless ``places_from_dice`` is given."""
     users = {name: _user(name) for name in NAMES[:players]}
     options.setdefault("places_from_dice", False)
-    chouette = services.chouette_create(creator=users["ann"], now=NOW, **options)
+    chouette = seating.chouette_create(creator=users["ann"], now=NOW, **options)
     for name in NAMES[1:players]:
-        services.chouette_join(chouette_id=chouette.pk, user=users[name], now=NOW)
+        seating.chouette_join(chouette_id=chouette.pk, user=users[name], now=NOW)
     return Table(chouette, users, monkeypatch)
 
 
 def start(table: Table, *opening: int | tuple[int, int]) -> ChouetteGame:
     table.roll(*opening)
-    return services.chouette_start(
+    return seating.chouette_start(
         chouette_id=table.chouette.pk, user=table.users["ann"], now=table.tick()
     )
 

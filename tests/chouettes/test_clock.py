@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from chouettes import services, tasks
+from chouettes import decisions, tasks
 from chouettes.models import Decision, Seat
 from gammon import chouette as rules
 from matches import clock
@@ -32,7 +32,7 @@ def test_a_member_silent_past_their_deadline_drops_and_the_rest_play_on(
     table.act("team_answer", "cy", take=True)
     assert deadline(table, "cy") is None
 
-    assert services.decisions_expire(now=doubled_at + timedelta(days=2, seconds=-1)) == 0
+    assert decisions.decisions_expire(now=doubled_at + timedelta(days=2, seconds=-1)) == 0
     table.roll((2, 1))
     assert tasks.clock_expire_decisions((doubled_at + timedelta(days=2)).isoformat()) == 1
 
@@ -58,7 +58,7 @@ def test_a_vote_not_given_in_time_refuses_and_the_captain_plays_on(
     table.act("team_vote", "cy", agree=True)
     proposed = table.now
     expired = proposed + timedelta(days=1, minutes=1)
-    assert services.decisions_expire(now=expired) == 1
+    assert decisions.decisions_expire(now=expired) == 1
     assert table.side().stage is rules.Stage.PLAYING
     board = table.board
     assert (board.state, board.turn, board.held) == (Game.State.ROLLING, 1, False)

@@ -20,7 +20,7 @@ from pytest_django.fixtures import Settings
 from accounts.models import User
 from backgammon.errors import LimitReached
 from challenges import services as challenge_services
-from chouettes import services
+from chouettes import chat, seating
 from chouettes.models import Chouette, Message, Seat
 from notifications.models import Notification
 from tests.factories import UserFactory
@@ -30,13 +30,13 @@ pytestmark = pytest.mark.django_db
 
 
 def create(creator: User, invite: list[User], **options: Any) -> Chouette:
-    return services.chouette_create(
+    return seating.chouette_create(
         creator=creator, invite=invite, now=timezone.now(), open_to_all=False, **options
     )
 
 
 def invite(chouette: Chouette, creator: User, players: list[User]) -> Chouette:
-    return services.chouette_invite(
+    return seating.chouette_invite(
         chouette_id=chouette.pk, user=creator, players=players, now=timezone.now()
     )
 
@@ -66,7 +66,7 @@ def test_invitations_waiting_in_the_creators_open_chouettes_are_limited(
     # An answer frees a place: the invited player joins.
     joiner = Seat.objects.filter(chouette=first, status=Seat.Status.INVITED).first()
     assert joiner is not None
-    services.chouette_join(chouette_id=first.pk, user=joiner.player, now=timezone.now())
+    seating.chouette_join(chouette_id=first.pk, user=joiner.player, now=timezone.now())
     invite(second, player, [UserFactory()])
 
 
@@ -144,9 +144,9 @@ def test_the_api_answers_429_with_code_and_detail(
 def started(player: User, opponent: User, outsider: User) -> Chouette:
     chouette = create(player, [opponent, outsider])
     for user in (opponent, outsider):
-        services.chouette_join(chouette_id=chouette.pk, user=user, now=timezone.now())
+        seating.chouette_join(chouette_id=chouette.pk, user=user, now=timezone.now())
     with scripted_dice([1, 3, 6, 5, 6, 5]):
-        services.chouette_start(chouette_id=chouette.pk, user=player, now=timezone.now())
+        seating.chouette_start(chouette_id=chouette.pk, user=player, now=timezone.now())
     return chouette
 
 
@@ -154,7 +154,7 @@ def test_the_chouettes_chat_counts_with_the_games_and_answers_429_with_retry_aft
     settings: Settings, started: Chouette, player: User, player_client: Client
 ) -> None:
     settings.LIMIT_MESSAGES_PER_MINUTE = 2
-    services.message_post(
+    chat.message_post(
         chouette_id=started.pk, author=player, text="hello", team=False, now=timezone.now()
     )
     url = reverse("chouette_message_post", args=[started.pk])

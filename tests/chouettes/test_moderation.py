@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from chouettes import services as chouette_services
+from chouettes import chat as chouette_chat
 from chouettes.models import Chouette, Message, Result, Seat
 from moderation import rulings
 from moderation.models import AuditEntry
@@ -174,7 +174,7 @@ def test_the_chouette_page_shows_seats_and_games_read_only(
 
 
 def hidden_message(table: Table, moderator_client: Client) -> Message:
-    message = chouette_services.message_post(
+    message = chouette_chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["bob"],
         text="RUDE WORDS",

@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import NoReverseMatch, include, path, reverse
 
-from chouettes import services as chouette_services
+from chouettes import seating as chouette_seating
 from chouettes.selectors import player_record
 from tests.factories import UserFactory
 
@@ -65,11 +65,11 @@ def test_a_leaver_keeps_their_points_and_an_invitation_is_not_listed(
     monkeypatch: pytest.MonkeyPatch, client: Client
 ) -> None:
     table = seat_table(monkeypatch, 4)
-    chouette_services.chouette_leave(
+    chouette_seating.chouette_leave(
         chouette_id=table.chouette.pk, user=table.users["di"], now=table.tick()
     )  # before the start: at once, no games
     zoe = UserFactory(username="zoe")
-    chouette_services.chouette_invite(
+    chouette_seating.chouette_invite(
         chouette_id=table.chouette.pk, user=table.users["ann"], players=[zoe], now=table.tick()
     )
     assert player_record(zoe).chouettes == 0

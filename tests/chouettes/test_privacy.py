@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from accounts.models import User
-from chouettes import services
+from chouettes import chat, seating
 from chouettes.models import Seat
 from matches import endings
 from moderation.permissions import MODERATORS_GROUP
@@ -61,7 +61,7 @@ def team_talks(table: Table) -> None:
     table.move("ann", "24/13")
     table.roll_board("bob")
     for author, text, team in (("cy", "Team secret", True), ("ann", "Table talk", False)):
-        services.message_post(
+        chat.message_post(
             chouette_id=table.chouette.pk,
             author=table.users[author],
             text=text,
@@ -107,7 +107,7 @@ def test_the_box_of_the_next_game_reads_the_last_games_team_talk_but_not_this_on
     team_talks(table)
     box_resigns(table)
     assert table.places() == ("bob", "cy", ("ann",))  # game 2: bob in the box
-    services.message_post(
+    chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["ann"],
         text="Game two plans",
@@ -126,14 +126,14 @@ def test_a_player_who_left_reads_what_was_written_while_they_sat_and_no_more(
 ) -> None:
     table = seat_table(monkeypatch, 4)  # ann the box, bob captain, cy and di in line
     start(table, 1, 3)
-    services.message_post(
+    chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["cy"],
         text="Before di went",
         team=False,
         now=table.tick(),
     )
-    services.message_post(
+    chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["di"],
         text="Team words with di",
@@ -141,17 +141,15 @@ def test_a_player_who_left_reads_what_was_written_while_they_sat_and_no_more(
         now=table.tick(),
     )
     if gone == "left":
-        services.chouette_leave(
-            chouette_id=table.chouette.pk, user=table.users["di"], now=table.now
-        )
+        seating.chouette_leave(chouette_id=table.chouette.pk, user=table.users["di"], now=table.now)
     else:
-        services.player_remove(
+        seating.player_remove(
             chouette_id=table.chouette.pk, player=table.users["di"], now=table.now
         )
     box_resigns(table)  # game 1 ends: di is gone
     assert Seat.objects.get(player=table.users["di"]).status == gone
     for text, team in (("After di went", False), ("Team words without di", True)):
-        services.message_post(
+        chat.message_post(
             chouette_id=table.chouette.pk,
             author=table.users["cy"],
             text=text,

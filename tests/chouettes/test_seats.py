@@ -11,7 +11,7 @@ import pytest
 from django.forms.models import model_to_dict
 
 from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound, ServiceError
-from chouettes import services
+from chouettes import decisions, seating
 from chouettes.models import Chouette, Decision, Seat
 from gammon import Color
 from matches import chat, moderator_actions, turns
@@ -61,7 +61,7 @@ def test_the_decisions_are_refused_to_whoever_may_not_take_them(
     team_on_roll(table)
     outsider = UserFactory(username="zed")
     with refused(table, Forbidden):
-        services.team_propose_double(
+        decisions.team_propose_double(
             chouette_id=table.chouette.pk, user=outsider, expected_ply=table.board.ply, now=NOW
         )
     with refused(table, InvalidAction, "chouette_out_of_turn"):
@@ -112,31 +112,31 @@ def test_a_member_who_dropped_has_no_say_for_the_rest_of_the_game(
 
 def test_joining_inviting_and_starting(monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob, cy, di = (UserFactory(username=n) for n in ("ann", "bob", "cy", "di"))
-    chouette = services.chouette_create(
+    chouette = seating.chouette_create(
         creator=ann, invite=[bob], open_to_all=False, max_players=3, now=NOW
     )
     assert Notification.objects.get().recipient == bob
     with pytest.raises(Forbidden):
-        services.chouette_join(chouette_id=chouette.pk, user=cy, now=NOW)  # not invited
-    services.chouette_join(chouette_id=chouette.pk, user=bob, now=NOW)
+        seating.chouette_join(chouette_id=chouette.pk, user=cy, now=NOW)  # not invited
+    seating.chouette_join(chouette_id=chouette.pk, user=bob, now=NOW)
     with pytest.raises(InvalidAction) as too_few:
-        services.chouette_start(chouette_id=chouette.pk, user=ann, now=NOW)
+        seating.chouette_start(chouette_id=chouette.pk, user=ann, now=NOW)
     assert too_few.value.code == "chouette_too_few"
-    services.chouette_invite(chouette_id=chouette.pk, user=ann, players=[cy], now=NOW)
+    seating.chouette_invite(chouette_id=chouette.pk, user=ann, players=[cy], now=NOW)
     with pytest.raises(Forbidden):
-        services.chouette_invite(chouette_id=chouette.pk, user=bob, players=[di], now=NOW)
+        seating.chouette_invite(chouette_id=chouette.pk, user=bob, players=[di], now=NOW)
     with pytest.raises(InvalidAction) as full:
-        services.chouette_invite(chouette_id=chouette.pk, user=ann, players=[di], now=NOW)
+        seating.chouette_invite(chouette_id=chouette.pk, user=ann, players=[di], now=NOW)
     assert full.value.code == "chouette_full"
-    services.chouette_join(chouette_id=chouette.pk, user=cy, now=NOW)
+    seating.chouette_join(chouette_id=chouette.pk, user=cy, now=NOW)
     with pytest.raises(Forbidden):
-        services.chouette_start(chouette_id=chouette.pk, user=bob, now=NOW)
+        seating.chouette_start(chouette_id=chouette.pk, user=bob, now=NOW)
     with pytest.raises(InvalidAction):
-        services.chouette_create(creator=ann, invite=[ann], now=NOW)
+        seating.chouette_create(creator=ann, invite=[ann], now=NOW)
     with pytest.raises(InvalidAction):
-        services.chouette_create(creator=ann, max_players=9, now=NOW)
+        seating.chouette_create(creator=ann, max_players=9, now=NOW)
     with pytest.raises(NotFound):
-        services.chouette_join(chouette_id=chouette.pk + 100, user=di, now=NOW)
+        seating.chouette_join(chouette_id=chouette.pk + 100, user=di, now=NOW)
 
 
 def test_the_first_places_from_the_dice(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -155,7 +155,7 @@ def test_leaving_between_games_closes_the_line_and_too_few_end_the_chouette(
 ) -> None:
     table = seat_table(monkeypatch, 4)
     start(table, 3, 1)
-    services.chouette_leave(chouette_id=table.chouette.pk, user=table.users["cy"], now=table.tick())
+    seating.chouette_leave(chouette_id=table.chouette.pk, user=table.users["cy"], now=table.tick())
     assert Seat.objects.get(player=table.users["cy"]).status == Seat.Status.SEATED
     table.roll(2, 5)
     moderator_actions.match_adjudicate(match_id=table.game.match_id, winner=None, now=table.tick())
@@ -164,9 +164,7 @@ def test_leaving_between_games_closes_the_line_and_too_few_end_the_chouette(
     assert table.places() == ("ann", "bob", ("di",))
     assert Seat.objects.get(player=table.users["cy"]).status == Seat.Status.LEFT
 
-    services.player_remove(
-        chouette_id=table.chouette.pk, player=table.users["di"], now=table.tick()
-    )
+    seating.player_remove(chouette_id=table.chouette.pk, player=table.users["di"], now=table.tick())
     moderator_actions.match_adjudicate(
         match_id=table.game.match_id, winner=Color.WHITE, now=table.tick()
     )
@@ -193,10 +191,10 @@ def test_a_cancelled_board_settles_nothing_and_the_same_places_play_again(
 
 def test_the_creator_leaving_before_the_start_cancels_it(monkeypatch: pytest.MonkeyPatch) -> None:
     table = seat_table(monkeypatch, 3)
-    services.chouette_leave(chouette_id=table.chouette.pk, user=table.users["bob"], now=NOW)
+    seating.chouette_leave(chouette_id=table.chouette.pk, user=table.users["bob"], now=NOW)
     assert Seat.objects.get(player=table.users["bob"]).status == Seat.Status.LEFT
-    services.chouette_leave(chouette_id=table.chouette.pk, user=table.users["ann"], now=NOW)
+    seating.chouette_leave(chouette_id=table.chouette.pk, user=table.users["ann"], now=NOW)
     table.chouette.refresh_from_db()
     assert table.chouette.status == Chouette.Status.CANCELLED
     with pytest.raises(Conflict):
-        services.chouette_join(chouette_id=table.chouette.pk, user=table.users["bob"], now=NOW)
+        seating.chouette_join(chouette_id=table.chouette.pk, user=table.users["bob"], now=NOW)

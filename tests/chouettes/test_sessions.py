@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from chouettes import selectors, services
+from chouettes import seating, selectors
 from chouettes.models import Chouette
 from gammon import legal_plays
 from matches import endings
@@ -65,9 +65,7 @@ def test_a_session_of_several_games(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
     table = seat_table(monkeypatch, players, places_from_dice=True, cube_limit=8)
     monkeypatch.setattr("matches.record.dice", SeededDice(seed))
-    services.chouette_start(
-        chouette_id=table.chouette.pk, user=table.users["ann"], now=table.tick()
-    )
+    seating.chouette_start(chouette_id=table.chouette.pk, user=table.users["ann"], now=table.tick())
     seen: set[selectors.Action] = set()
     for _ in range(4000):
         if table.chouette.games.count() > 3:

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from chouettes import services
+from chouettes import seating
 from chouettes.models import Chouette, Decision, Message, Seat, Suggestion
 from matches.models import Game
 from tests.factories import UserFactory
@@ -205,7 +205,7 @@ def test_leaving_before_the_start_and_between_games(monkeypatch: pytest.MonkeyPa
         and "You are not playing in this chouette." in again.content.decode()
     )
     table.users["ed"] = UserFactory(username="ed")
-    services.chouette_join(chouette_id=table.chouette.pk, user=table.users["ed"], now=table.now)
+    seating.chouette_join(chouette_id=table.chouette.pk, user=table.users["ed"], now=table.now)
     start(table, 1, 3)
     assert client_of(table, "cy").post(url).status_code == 302
     assert Seat.objects.get(player__username="cy").leaving == Seat.Status.LEFT

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from bots.services import bots_create
 from challenges import services as challenge_services
-from chouettes import services as chouette_services
+from chouettes import seating as chouette_seating
 from gammon import FixedDice, SeededDice
 from matches import record
 from tests.factories import UserFactory
@@ -49,10 +49,10 @@ def test_the_main_pages_pass_axe(new_page, monkeypatch, locale: str) -> None:
     game = match.current_game
     assert game is not None and game.turn_color.name == "WHITE"  # alice must move
     # A chouette: bob in the box, alice his first captain, carol next in line.
-    chouette = chouette_services.chouette_create(creator=bob, now=now, places_from_dice=False)
+    chouette = chouette_seating.chouette_create(creator=bob, now=now, places_from_dice=False)
     for user in (alice, UserFactory(username="carol", language=locale)):
-        chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
-    board = chouette_services.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
+        chouette_seating.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+    board = chouette_seating.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
     monkeypatch.setattr(record, "dice", SeededDice(5))  # the tournament's two openings
     cup = running_knockout([alice, bob, UserFactory(username="dave"), UserFactory(username="eve")])
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from challenges import services as challenge_services
-from chouettes import services as chouette_services
+from chouettes import seating as chouette_seating
 from gammon import FixedDice
 from matches import record, turns
 from matches.models import Game
@@ -94,10 +94,10 @@ def states(monkeypatch: pytest.MonkeyPatch, language: str) -> list[tuple[str, Us
     finished = start(bob, alice, length=3)
     match_resign(finished.match, alice)
 
-    chouette = chouette_services.chouette_create(creator=bob, now=now, places_from_dice=False)
+    chouette = chouette_seating.chouette_create(creator=bob, now=now, places_from_dice=False)
     for user in (alice, carol):
-        chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
-    board = chouette_services.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
+        chouette_seating.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+    board = chouette_seating.chouette_start(chouette_id=chouette.pk, user=bob, now=now)
     board_game = board.match.games.get()
 
     actions = {

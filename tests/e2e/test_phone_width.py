@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from bots.services import bots_create
 from challenges import services as challenge_services
-from chouettes import services as chouette_services
+from chouettes import seating as chouette_seating
 from gammon import FixedDice
 from matches import record
 from notifications.models import Notification
@@ -109,10 +109,10 @@ def test_every_main_page_fits_a_360_px_phone(new_page, monkeypatch, language: st
             defaults={"rated_matches": LEADERBOARD_MIN_MATCHES, "last_active_at": now},
         )
 
-    chouette = chouette_services.chouette_create(creator=me, now=now, places_from_dice=False)
+    chouette = chouette_seating.chouette_create(creator=me, now=now, places_from_dice=False)
     for user in others[:2]:
-        chouette_services.chouette_join(chouette_id=chouette.pk, user=user, now=now)
-    chouette_services.chouette_start(chouette_id=chouette.pk, user=me, now=now)
+        chouette_seating.chouette_join(chouette_id=chouette.pk, user=user, now=now)
+    chouette_seating.chouette_start(chouette_id=chouette.pk, user=me, now=now)
     cup = running_knockout([me, *others, UserFactory(username="x" * 30, display_name="")])
     bots_create()  # the computer players: on /computer/ and in the challenge form
     page = new_page(user=me, locale=language)

@@ -27,6 +27,7 @@ from tests.integration.servers import (
     server_env,
     sign_in,
 )
+from tests.loops import run_apart
 from tests.worker import Redis
 
 pytestmark = [pytest.mark.redis]
@@ -131,7 +132,7 @@ def test_a_move_through_one_server_reaches_a_socket_on_the_other(
         assert answer.status_code == 302, answer.text[:2000]
         return await socket
 
-    heard = asyncio.run(scene())
+    heard = run_apart(scene())
     game_events = [e for e in heard if e.get("kind") == "game"]
     assert game_events and game_events[-1]["id"] == game_id
     assert game_events[-1]["ply"] > int(ply.group(1))

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +19,7 @@ from accounts.models import User
 from backgammon.asgi import application
 from live import groups, push
 from moderation.models import Suspension
+from tests.loops import run_apart
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,8 +37,7 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
         finally:  # the consumer's database thread lets the test database go
             await sync_to_async(connections.close_all)()
 
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, and_close()).result()
+    run_apart(and_close())
 
 
 def socket(user: User | None = None, origin: str = SITE) -> WebsocketCommunicator:

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from chouettes import services as chouettes
+from chouettes import seating as chouette_seating
 from matches.models import Game
 from tests.factories import UserFactory
 from tests.matches.api_helpers import get_game, get_match, scripted_dice, start_match, token_client
@@ -66,11 +66,15 @@ def test_a_tournament_match_names_its_tournament_and_pairing(
 
 def test_a_chouette_board_names_its_chouette_and_game(monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
-    chouette = chouettes.chouette_create(creator=ann, places_from_dice=False, now=ann.date_joined)
+    chouette = chouette_seating.chouette_create(
+        creator=ann, places_from_dice=False, now=ann.date_joined
+    )
     for user in (bob, cy):
-        chouettes.chouette_join(chouette_id=chouette.pk, user=user, now=ann.date_joined)
+        chouette_seating.chouette_join(chouette_id=chouette.pk, user=user, now=ann.date_joined)
     with scripted_dice([3, 1]):
-        game = chouettes.chouette_start(chouette_id=chouette.pk, user=ann, now=ann.date_joined)
+        game = chouette_seating.chouette_start(
+            chouette_id=chouette.pk, user=ann, now=ann.date_joined
+        )
     expected = {
         "kind": "chouette",
         "id": chouette.pk,

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from backgammon.errors import Forbidden
-from chouettes import services as chouette_services
+from chouettes import chat as chouette_chat
 from chouettes.models import Chouette, Seat
 from chouettes.models import Message as ChouetteMessage
 from matches import chat, clock
@@ -131,7 +131,7 @@ def test_a_moderator_in_the_box_cannot_moderate_their_chouette(
     start(table, 3, 1)  # ann in the box
     board_match = table.game.match
     now = table.tick()
-    message = chouette_services.message_post(
+    message = chouette_chat.message_post(
         chouette_id=table.chouette.pk,
         author=table.users["bob"],
         text="Let us double next turn",
