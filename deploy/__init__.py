@@ -1,0 +1,1 @@
+"""Deployment tools: the cluster of hosts on one machine (``deploy/cluster/``)."""
