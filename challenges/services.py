@@ -27,11 +27,14 @@ from backgammon.limits import rate_check, wait_text_lazy
 from gammon import Variant
 from matches import record
 from matches.models import MAX_CUBE_LIMIT, Match, Resignation
+from matches.timecontrol import LIVE_DEFAULT
 
 from .models import Challenge
 from .signals import challenge_accepted, challenge_created, challenge_declined
 
 CHALLENGE_VALIDITY = timedelta(days=14)
+#: An open seek of live play waits this long in the lobby: "play now" means now.
+LIVE_SEEK_VALIDITY = timedelta(minutes=30)
 
 
 @transaction.atomic
@@ -49,6 +52,9 @@ def challenge_create(
     automatic_doubles: bool = False,
     rated: bool = True,
     resignation: str = Resignation.OFFER.value,
+    live_delay: int | None = None,
+    live_reserve: int | None = None,
+    timeout_loses_match: bool = False,
     message: str = "",
     validity: timedelta = CHALLENGE_VALIDITY,
 ) -> Challenge:
@@ -56,7 +62,12 @@ def challenge_create(
 
     ``resignation``: how its games are resigned (``matches.models.Resignation``): by an
     offer the opponent answers (the standard), or at once, priced by the site's first
-    rule (``immediate``)."""
+    rule (``immediate``).
+
+    ``live_delay`` (seconds a turn) and ``live_reserve`` (seconds a player, 90 without
+    it): a live clock instead of ``days_per_move`` (issue 28); an open one is a seek of
+    the lobby, valid ``LIVE_SEEK_VALIDITY``. ``timeout_loses_match``: a claimed time-out
+    loses the match rather than the game as a gammon (matches longer than one point)."""
     if opponent is not None and opponent.pk == challenger.pk:
         raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
     if variant not in {v.value for v in Variant}:
@@ -81,6 +92,23 @@ def challenge_create(
         )
     if resignation not in Resignation.values:
         raise InvalidAction(_("Unknown way of resigning."), code="resignation")
+    if live_delay is not None:
+        live_reserve = LIVE_DEFAULT[1] if live_reserve is None else live_reserve
+        if not 1 <= live_delay <= 600:
+            raise InvalidAction(
+                _("The delay of a live clock must be from 1 to 600 seconds."), code="live_delay"
+            )
+        if not 0 <= live_reserve <= 3600:
+            raise InvalidAction(
+                _("The reserve of a live clock must be from 0 to 3600 seconds."),
+                code="live_reserve",
+            )
+        validity = min(validity, LIVE_SEEK_VALIDITY)
+    elif live_reserve is not None:
+        raise InvalidAction(
+            _("A reserve goes with a live clock's delay per turn."), code="live_delay"
+        )
+    timeout_loses_match = bool(timeout_loses_match and live_delay is not None and length > 1)
     if "\x00" in message:  # PostgreSQL cannot store it: refused here, not as a DataError
         raise InvalidAction(_("The message may not contain NUL characters."), code="message")
     challenge = Challenge(
@@ -95,6 +123,9 @@ def challenge_create(
         automatic_doubles=automatic_doubles,
         rated=rated,
         resignation=resignation,
+        live_delay=live_delay,
+        live_reserve=live_reserve,
+        timeout_loses_match=timeout_loses_match,
         message=message[:200],
         created_at=now,
         expires_at=now + validity,
@@ -197,6 +228,9 @@ def challenge_rematch(*, match_id: int, user: User, now: datetime) -> Challenge:
         "automatic_doubles": match.automatic_doubles,
         "rated": match.rated,
         "resignation": match.resignation,
+        "live_delay": match.live_delay,
+        "live_reserve": match.live_reserve,
+        "timeout_loses_match": match.timeout_loses_match,
     }
     pending = Challenge.objects.filter(
         challenger=user,
@@ -224,6 +258,13 @@ def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:
     return challenge
 
 
+def _bank(challenge: Challenge) -> timedelta:
+    """Each player's time at the start: a live clock's reserve, or the days of the bank."""
+    if challenge.live_delay is not None:
+        return timedelta(seconds=challenge.live_reserve or 0)
+    return timedelta(days=challenge.time_bank_days)
+
+
 @transaction.atomic
 def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
     """Accept: the match starts with colours drawn at random and the first opening roll."""
@@ -247,8 +288,11 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
         automatic_doubles=challenge.automatic_doubles,
         rated=challenge.rated,
         resignation=challenge.resignation,
-        bank_white=timedelta(days=challenge.time_bank_days),
-        bank_black=timedelta(days=challenge.time_bank_days),
+        live_delay=challenge.live_delay,
+        live_reserve=challenge.live_reserve,
+        timeout_loses_match=challenge.timeout_loses_match,
+        bank_white=_bank(challenge),
+        bank_black=_bank(challenge),
         created_at=now,
     )
     challenge.status = Challenge.Status.ACCEPTED

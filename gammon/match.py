@@ -76,6 +76,9 @@ class Termination(enum.StrEnum):
     DROP = "drop"
     RESIGN = "resign"
     TIMEOUT = "timeout"
+    #: A live clock's reserve ran out and the opponent claimed the win
+    #: (:meth:`MatchState.outcome_for_time_claim`): a gammon, or the match.
+    TIME_CLAIM = "time_claim"
     #: Both players agreed to end the match without a winner.
     DRAW = "draw"
     #: A moderator awarded the match (or, in a money session, the game) to one player.
@@ -514,6 +517,23 @@ class MatchState:
         winner = loser.other
         points = 2 * self.cube.value if self.money else self.away(winner)
         return Outcome(winner, Termination.TIMEOUT, points)
+
+    def outcome_for_time_claim(self, loser: Color, *, whole_match: bool = False) -> Outcome:
+        """``loser``'s live clock ran out and the opponent claimed the win.
+
+        By seed 004's rule a claimed time-out counts as a gammon at the cube, and in a
+        match the next game starts. With ``whole_match`` (a match option, as on most live
+        sites) it loses the match instead: the opponent is given the points still needed.
+
+        >>> MatchState(length=7, score=(2, 5)).outcome_for_time_claim(Color.BLACK).points
+        2
+        >>> MatchState(length=7, score=(2, 5)).outcome_for_time_claim(
+        ...     Color.BLACK, whole_match=True).points
+        5
+        """
+        winner = loser.other
+        points = self.away(winner) if whole_match and not self.money else 2 * self.cube.value
+        return Outcome(winner, Termination.TIME_CLAIM, points)
 
     def outcome_for_draw(self) -> Outcome:
         """An agreed draw: the match ends with no winner and no points."""

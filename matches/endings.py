@@ -1,5 +1,6 @@
 """How games and matches end: resignations, draws, the last checker borne off, a drop,
-time-outs (one game, or a batch from the expiry sweep), and what an ending writes.
+time-outs (one game, or a batch from the expiry sweep), a live clock's time-out claimed
+by the opponent, and what an ending writes.
 
 An ending is made in memory first (:func:`end_game` returns an :class:`Ending`), then
 written: one game by :func:`store_ending`, a batch of time-outs by
@@ -10,19 +11,21 @@ single path cannot drift apart. ``game_finished``, ``match_finished`` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from accounts.models import User
 from backgammon.errors import Conflict, InvalidAction
 from gammon import Color, MatchState, Outcome, Termination
 
-from . import record, selectors
+from . import record, selectors, timecontrol
 from .models import Game, GameEvent, Match
 from .signals import draw_offered, game_finished, games_timed_out, match_finished
 
@@ -282,6 +285,69 @@ def _time_out(game: Game, now: datetime) -> Ending | None:
     timeout = record.new_event(game, GameEvent.Kind.TIMEOUT, now, color=int(loser))
     outcome = state.outcome_for_timeout(loser)
     return end_game(game, state, outcome, now, ends_match=not match.is_money, events=[timeout])
+
+
+def live_time_left(game: Game, now: datetime) -> timedelta | None:
+    """What is left of the live clock of the player on turn (zero once it has fallen);
+    None for a correspondence game, a finished one, or a board held off the clock."""
+    match = game.match
+    if match.live_delay is None or game.is_finished or game.turn_started_at is None:
+        return None
+    flag = timecontrol.live_flag_at(
+        turn_started_at=game.turn_started_at,
+        delay=match.live_delay,
+        reserve=timecontrol.bank_of(match, game.turn_color),
+    )
+    return max(timecontrol.ZERO, flag - now)
+
+
+@transaction.atomic
+def game_claim_time(*, game_id: int, player: User, expected_ply: int | None, now: datetime) -> Game:
+    """Claim the win when the opponent's live clock has run out (seed 004: "the win must
+    be claimed"). It counts as a gammon at the cube and the match goes on, or, by the
+    match option ``timeout_loses_match`` in a match longer than one point, loses the
+    match. Until someone claims, play goes on and the fallen clock stays at zero.
+
+    Refused, changing nothing: a correspondence match (409 ``not_live``), the claimer's
+    own turn (409 ``your_turn``), a clock with time left (409 ``time_left``).
+    """
+    game, color = record.lock(game_id, player, expected_ply, now)
+    match = game.match
+    left = live_time_left(game, now)
+    if left is None:
+        raise Conflict(
+            _("This match is not played on a live clock: there is no time-out to claim."),
+            code="not_live",
+        )
+    if game.turn == int(color):
+        raise Conflict(
+            _("It is your turn: you can claim the win only when your opponent's time runs out."),
+            code="your_turn",
+        )
+    if left > timecontrol.ZERO:
+        seconds = math.ceil(left.total_seconds())
+        raise Conflict(
+            ngettext_lazy(
+                "Your opponent still has %(seconds)s second on their clock.",
+                "Your opponent still has %(seconds)s seconds on their clock.",
+                seconds,
+            ),
+            code="time_left",
+            seconds=seconds,
+        )
+    state = record.state_of(match, game)
+    whole_match = match.timeout_loses_match and match.length > 1
+    outcome = state.outcome_for_time_claim(game.turn_color, whole_match=whole_match)
+    claim = record.new_event(
+        game,
+        GameEvent.Kind.TIMEOUT_CLAIM,
+        now,
+        color=int(color),
+        value=outcome.points,
+        notation="match" if whole_match else "gammon",
+    )
+    finish_game(game, state, outcome, now, ends_match=whole_match, events=[claim])
+    return game
 
 
 def _values(row: Game | Match) -> dict[str, Any]:

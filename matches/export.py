@@ -46,6 +46,7 @@ _ENDINGS = {
     GameEvent.Kind.RESIGN,
     GameEvent.Kind.RESIGN_ACCEPT,
     GameEvent.Kind.TIMEOUT,
+    GameEvent.Kind.TIMEOUT_CLAIM,
     GameEvent.Kind.ADJUDICATE,
     GameEvent.Kind.DRAW,
 }

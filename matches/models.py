@@ -79,9 +79,32 @@ class MatchOptions(models.Model):
     resignation = models.CharField(
         _("resignation"), max_length=10, choices=Resignation.choices, default=Resignation.OFFER
     )
+    #: A live clock (issue 28) instead of days per move: each turn a delay of this many
+    #: seconds runs first, then the player's reserve (``live_reserve`` seconds a match,
+    #: kept in ``Match.bank_white``/``bank_black``). Empty: a correspondence match.
+    live_delay = models.PositiveSmallIntegerField(
+        _("delay per turn (seconds)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text=_("A live clock; empty for days per move."),
+    )
+    live_reserve = models.PositiveSmallIntegerField(
+        _("reserve (seconds)"), null=True, blank=True, validators=[MaxValueValidator(3600)]
+    )
+    #: What a claimed time-out costs in a match longer than one point: the game as a
+    #: gammon (seed 004's rule, the default) or the whole match.
+    timeout_loses_match = models.BooleanField(
+        _("a claimed time-out loses the match"), default=False
+    )
 
     class Meta:
         abstract = True
+
+    @property
+    def is_live(self) -> bool:
+        """Played on a live clock of seconds (``live_delay``), not days per move."""
+        return self.live_delay is not None
 
     @property
     def is_money(self) -> bool:
@@ -168,6 +191,7 @@ TERMINATION_LABELS: dict[Termination, Promise] = {
     Termination.DROP: _("Double dropped"),
     Termination.RESIGN: _("Resignation"),
     Termination.TIMEOUT: _("Time-out"),
+    Termination.TIME_CLAIM: _("Time-out claimed"),
     Termination.DRAW: _("Draw"),
     Termination.ADJUDICATED: _("Adjudicated"),
     Termination.CANCELLED: _("Cancelled"),
@@ -200,6 +224,10 @@ class Game(models.Model):
     automatic_doubles = models.PositiveSmallIntegerField(default=0)
     ply = models.PositiveIntegerField(default=0)
     deadline_at = models.DateTimeField(null=True, blank=True)
+    #: When the turn (or the answer) of the player on turn began: a live clock runs from
+    #: it (``matches.timecontrol.live_flag_at``), and a live record's ``took`` is
+    #: measured from it. A live game has no ``deadline_at``: its time-out is claimed.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     #: The board waits for a decision taken off it (a chouette team's vote, or each
     #: member's answer to the box's double): no one acts on it and its clock is stopped
     #: (``deadline_at`` is empty) until :func:`matches.record.release`.
@@ -353,6 +381,7 @@ class GameEvent(models.Model):
         RESIGN_DECLINE = EventKind.RESIGN_DECLINE.value, _("Resignation declined")
         RESIGN_ACCEPT = EventKind.RESIGN_ACCEPT.value, _("Resignation accepted")
         TIMEOUT = EventKind.TIMEOUT.value, _("Time-out")
+        TIMEOUT_CLAIM = EventKind.TIMEOUT_CLAIM.value, _("Time-out claimed")
         DRAW_OFFER = EventKind.DRAW_OFFER.value, _("Draw offered")
         DRAW_DECLINE = EventKind.DRAW_DECLINE.value, _("Draw declined")
         DRAW = EventKind.DRAW.value, _("Draw agreed")
@@ -369,6 +398,9 @@ class GameEvent(models.Model):
     notation = models.CharField(max_length=80, blank=True)
     value = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
+    #: On a live clock, how long the player took for this action (a move, a pass, a
+    #: double or an answer), from the start of their turn: the record keeps the clock.
+    took = models.DurationField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "ply"]

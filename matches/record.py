@@ -80,14 +80,26 @@ def match_state(match: Match, game: Game | None = None) -> MatchState:
         raise InvalidAction(_("This match has an impossible length.")) from None
 
 
-def deadline(match: Match, now: datetime, color: Color) -> datetime:
-    """When ``color`` loses on time if their turn starts ``now``: move time, bank, vacations."""
+def deadline(match: Match, now: datetime, color: Color) -> datetime | None:
+    """When ``color`` loses on time if their turn starts ``now``: move time, bank, vacations.
+
+    None on a live clock: the sweep never ends a live game; its time-out is claimed
+    (:func:`matches.endings.game_claim_time`)."""
+    if match.is_live:
+        return None
     return timecontrol.deadline_for(
         days_per_move=match.days_per_move,
         bank=timecontrol.bank_of(match, color),
         now=now,
         away=timecontrol.away_intervals_of(match.player(color), now),
     )
+
+
+def start_clock(game: Game, now: datetime, color: Color) -> None:
+    """``color``'s turn (or answer) starts ``now``: their deadline, and the start a live
+    clock runs from. In memory; the caller saves the game."""
+    game.deadline_at = deadline(game.match, now, color)
+    game.turn_started_at = now
 
 
 def charge_clock(
@@ -102,9 +114,15 @@ def charge_clock(
     if color is None:
         color = game.turn_color
     bank = timecontrol.bank_of(match, color)
-    if game.deadline_at is None or not bank:
+    if match.live_delay is not None:  # a live clock: the delay first, then the reserve
+        if game.turn_started_at is None or not bank:
+            return
+        left = timecontrol.live_reserve_after(
+            turn_started_at=game.turn_started_at, delay=match.live_delay, reserve=bank, now=now
+        )
+    elif game.deadline_at is None or not bank:
         return
-    if game.deadline_at <= now:  # out of time: the bank is spent, whatever the vacations
+    elif game.deadline_at <= now:  # out of time: the bank is spent, whatever the vacations
         left = timecontrol.ZERO
     else:
         left = timecontrol.bank_after_turn(
@@ -127,6 +145,21 @@ def announce_turn(game: Game, now: datetime, *, actor: Color | None = None) -> N
     turn_started.send(sender=Game, game=game, now=now)
 
 
+#: The actions that end a player's turn or answer: on a live clock each records ``took``.
+_TIMED = frozenset(
+    {
+        GameEvent.Kind.MOVE,
+        GameEvent.Kind.PASS,
+        GameEvent.Kind.DOUBLE,
+        GameEvent.Kind.TAKE,
+        GameEvent.Kind.DROP,
+        GameEvent.Kind.RESIGN_OFFER,
+        GameEvent.Kind.RESIGN_ACCEPT,
+        GameEvent.Kind.RESIGN_DECLINE,
+    }
+)
+
+
 def new_event(
     game: Game, kind: str, now: datetime, *, play: Play | None = None, **fields: Any
 ) -> GameEvent:
@@ -138,6 +171,13 @@ def new_event(
     :class:`matches.state.IllegalEventError`: the service's own checks let through an
     action the record cannot hold, a bug, not the player's error.
     """
+    if (
+        kind in _TIMED
+        and game.turn_started_at is not None
+        and game.match.is_live
+        and fields.get("color") == game.turn
+    ):
+        fields["took"] = now - game.turn_started_at  # the live record keeps the clock
     event = GameEvent(game=game, ply=game.ply + 1, kind=kind, created_at=now, **fields)
     game.set_game_state(advance(game.game_state(), event, variant=game.match.variant, play=play))
     return event
@@ -169,6 +209,7 @@ def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -
         started_at=now,
         updated_at=now,
         deadline_at=deadline(match, now, first),
+        turn_started_at=now,
     )
     append(
         game,
@@ -217,7 +258,7 @@ def begin_turn(game: Game, now: datetime, depth: int = 0) -> None:
     again, and the server rolls for them at once when they may not double."""
     color = game.turn_color
     charge_clock(game, now, color=color.other)
-    game.deadline_at = deadline(game.match, now, color)
+    start_clock(game, now, color)
     game.note_draw_offer(color, offered=False)  # a new turn: they may offer a draw again
     if state_of(game.match, game).can_double(color) or depth > _MAX_AUTOMATIC_TURNS:
         return
@@ -314,7 +355,7 @@ def release(game: Game, now: datetime) -> None:
     """The decision off the board is taken: the player on turn gets a fresh deadline from
     ``now``, as at the start of a turn. In memory; the caller saves the game."""
     game.held = False
-    game.deadline_at = deadline(game.match, now, game.turn_color)
+    start_clock(game, now, game.turn_color)
 
 
 def seat(match: Match, color: Color, user: User, bank: timedelta | None) -> None:

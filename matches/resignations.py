@@ -76,7 +76,7 @@ def game_offer_resignation(
         )
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.RESIGN_OFFER, now, color=int(color), value=level)
-    game.deadline_at = record.deadline(game.match, now, color.other)
+    record.start_clock(game, now, color.other)
     record.announce_turn(game, now)
     return record.save(game, now)
 
@@ -100,6 +100,6 @@ def game_answer_resignation(
         return game
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.RESIGN_DECLINE, now, color=int(color))
-    game.deadline_at = record.deadline(game.match, now, color.other)
+    record.start_clock(game, now, color.other)
     record.announce_turn(game, now)
     return record.save(game, now)

@@ -83,6 +83,7 @@ class EventKind(enum.StrEnum):
     RESIGN_DECLINE = "resign_decline"
     RESIGN_ACCEPT = "resign_accept"
     TIMEOUT = "timeout"
+    TIMEOUT_CLAIM = "timeout_claim"
     DRAW_OFFER = "draw_offer"
     DRAW_DECLINE = "draw_decline"
     DRAW = "draw"
@@ -294,6 +295,11 @@ def _next(state: GameState, kind: EventKind, event: Event, play: Play | None) ->
     if kind is EventKind.TIMEOUT:
         _on_turn(state, event)  # the player on turn ran out of time; the win follows
         return state
+    if kind is EventKind.TIMEOUT_CLAIM:
+        claimer = _color(event)  # the opponent of the player on turn, whose clock ran out
+        if claimer == state.turn:
+            raise IllegalEventError(event.ply, f"{claimer.name} claims a time-out on its own turn")
+        return state  # the win that follows ends the game
     if kind in (EventKind.RESIGN_OFFER, EventKind.RESIGN_DECLINE, EventKind.RESIGN_ACCEPT):
         return _resignation(state, kind, event)
     if kind in (EventKind.RESIGN, EventKind.DRAW_OFFER, EventKind.DRAW_DECLINE):

@@ -132,3 +132,53 @@ def move_deadline(
     if left <= bank:
         return None
     return extend(now, left - bank, away)
+
+
+# --------------------------------------------------------------------------- live clocks
+
+#: The live clocks offered (delay, reserve, in seconds): seed 004's 11 s a turn and a
+#: 90 s reserve first. ``settings.LIVE_CLOCK_PRESETS`` may replace them (a test's short clock).
+LIVE_PRESETS: tuple[tuple[int, int], ...] = ((11, 90), (8, 60), (12, 180), (15, 300))
+#: The default live clock: seed 004's.
+LIVE_DEFAULT = LIVE_PRESETS[0]
+
+
+def live_presets() -> tuple[tuple[int, int], ...]:
+    """The live clocks offered on the forms: ``settings.LIVE_CLOCK_PRESETS`` or ours."""
+    from django.conf import settings
+
+    presets = getattr(settings, "LIVE_CLOCK_PRESETS", None) or LIVE_PRESETS
+    return tuple((int(delay), int(reserve)) for delay, reserve in presets)
+
+
+def live_flag_at(*, turn_started_at: datetime, delay: int, reserve: timedelta) -> datetime:
+    """When a live clock falls: the delay runs first from the turn's start, then the
+    reserve. After it the opponent may claim the win; until then nothing can.
+
+    >>> from datetime import timezone as tz
+    >>> t0 = datetime(2025, 1, 1, tzinfo=tz.utc)
+    >>> (live_flag_at(turn_started_at=t0, delay=11, reserve=timedelta(seconds=90)) - t0).seconds
+    101
+    """
+    return turn_started_at + timedelta(seconds=delay) + reserve
+
+
+def live_reserve_after(
+    *, turn_started_at: datetime, delay: int, reserve: timedelta, now: datetime
+) -> timedelta:
+    """What is left of the reserve when the player acts at ``now``: a turn within the
+    delay costs nothing, a longer one comes off the reserve, which stops at zero (play
+    goes on if nobody claims; the next turns have the delay alone).
+
+    >>> from datetime import timezone as tz
+    >>> t0 = datetime(2025, 1, 1, tzinfo=tz.utc)
+    >>> r = timedelta(seconds=90)
+    >>> live_reserve_after(turn_started_at=t0, delay=11, reserve=r, now=t0 + timedelta(seconds=5))
+    datetime.timedelta(seconds=90)
+    >>> live_reserve_after(turn_started_at=t0, delay=11, reserve=r, now=t0 + timedelta(seconds=21))
+    datetime.timedelta(seconds=80)
+    >>> live_reserve_after(turn_started_at=t0, delay=11, reserve=r, now=t0 + timedelta(hours=1))
+    datetime.timedelta(0)
+    """
+    flag = live_flag_at(turn_started_at=turn_started_at, delay=delay, reserve=reserve)
+    return min(reserve, max(ZERO, flag - now))

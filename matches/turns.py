@@ -90,7 +90,7 @@ def double(game: Game, color: Color, now: datetime) -> None:
     record.require_turn(game, color, Game.State.ROLLING)
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.DOUBLE, now, color=int(color), value=game.cube_value * 2)
-    game.deadline_at = record.deadline(game.match, now, color.other)
+    record.start_clock(game, now, color.other)
 
 
 @transaction.atomic
@@ -108,7 +108,7 @@ def take(game: Game, color: Color, now: datetime) -> None:
     record.require_turn(game, color, Game.State.DOUBLED)
     record.charge_clock(game, now)
     record.append(game, GameEvent.Kind.TAKE, now, color=int(color), value=game.cube_value * 2)
-    game.deadline_at = record.deadline(game.match, now, color.other)
+    record.start_clock(game, now, color.other)
     record.roll(game, now)
 
 
