@@ -1,11 +1,11 @@
 from django.urls import path
 
 import backgammon.converters  # noqa: F401 - registers the id converter
-from matches import views
+from matches import dashboard_views, views
 
 urlpatterns = [
-    path("dashboard/", views.dashboard, name="dashboard"),
-    path("next/", views.next_game, name="next_game"),
+    path("dashboard/", dashboard_views.dashboard, name="dashboard"),
+    path("next/", dashboard_views.next_game, name="next_game"),
     path("games/<id:game_id>/", views.game_detail, name="game_detail"),
     path("games/<id:game_id>/ply", views.game_ply, name="game_ply"),
     path("games/<id:game_id>/board.svg", views.game_board_svg, name="game_board_svg"),

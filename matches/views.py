@@ -1,14 +1,14 @@
-"""The match pages: the dashboard, the game page and the match page.
+"""The game page and the match page (the dashboard is :mod:`matches.dashboard_views`).
 
-Views read through :mod:`matches.selectors` and write through :mod:`matches.turns`,
-:mod:`matches.endings` and :mod:`matches.chat`; a :class:`~backgammon.errors.ServiceError`
-is shown to the player on the page they were on, with the HTTP status it carries.
+What the page says above the board is :mod:`matches.game_banner`'s, its record
+:mod:`matches.record_rows`'s. Views read through :mod:`matches.selectors` and write
+through :mod:`matches.turns`, :mod:`matches.endings` and :mod:`matches.chat`; a
+:class:`~backgammon.errors.ServiceError` is shown to the player on the page they were on,
+with the HTTP status it carries.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -20,7 +20,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -29,7 +28,7 @@ from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
 from gammon import Color, Play, Position, RulesError, parse_play
 
-from . import chat, endings, game_banner, questions, resign_page, resignations, selectors, turns
+from . import chat, endings, game_banner, resign_page, resignations, selectors, turns
 from .board_svg import (
     LastMove,
     board_geometry,
@@ -39,137 +38,12 @@ from .board_svg import (
     last_move_text,
 )
 from .forms import GameActionForm, GameMessageForm
-from .models import Game, GameEvent, GameMessage, Match, Vacation
-from .questions import Belonging
+from .models import Game, GameEvent, GameMessage, Match
 from .record_rows import record_lines, record_rows, record_steps
 from .replay import ReplayError, replay_events
 from .signals import game_shown
 
 SWAP_DICE = "matches.swap_dice"
-
-
-# --------------------------------------------------------------------------- dashboard
-
-
-@login_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    user = signed_in_user(request)
-    awaiting = list(selectors.games_awaiting(user))
-    waiting_ids = {game.pk for game in awaiting}
-    others = [game for game in selectors.games_of(user) if game.pk not in waiting_ids]
-    # Opponents on turn who are on vacation: the row says until when they are away.
-    away = selectors.vacations_current(
-        (g.match.player(g.turn_color).pk for g in others if not g.is_finished), timezone.now()
-    )
-    # What each game belongs to (a tournament's round, a chouette's game): one question
-    # for the whole list, each app answering in one query.
-    belongings = questions.belongings([game.match for game in (*awaiting, *others)])
-    return render(
-        request,
-        "matches/dashboard.html",
-        {
-            "awaiting": [_game_row(game, user, belongings=belongings) for game in awaiting],
-            "others": [_game_row(game, user, away, belongings) for game in others],
-        },
-    )
-
-
-@login_required
-def next_game(request: HttpRequest) -> HttpResponse:
-    """The most urgent game waiting for the player, or the dashboard when there is none."""
-    game = selectors.games_awaiting(signed_in_user(request)).first()
-    if game is None:
-        messages.info(request, _("No game is waiting for you. Well done!"))
-        return redirect("dashboard")
-    return redirect("game_detail", game_id=game.pk)
-
-
-@dataclass
-class GameRow:
-    game: Game
-    opponent: User
-    color: Color
-    my_score: int
-    their_score: int
-    todo: str
-    away_until: datetime | None = None
-    #: The tournament or chouette the game is played in (None for an ordinary match).
-    belonging: Belonging | None = None
-    #: The board's deadline, or, for a chouette's board held for its team, the first of
-    #: the votes or answers it waits for.
-    deadline: datetime | None = None
-
-
-def _game_row(
-    game: Game,
-    user: User,
-    away: dict[int, Vacation] | None = None,
-    belongings: dict[int, Belonging] | None = None,
-) -> GameRow:
-    match = game.match
-    color = match.color_of(user)
-    assert color is not None
-    opponent = match.player(color.other)
-    belonging = (belongings or {}).get(match.pk)
-    deadline = game.deadline_at
-    if deadline is None and belonging is not None:
-        deadline = belonging.deadline
-    return GameRow(
-        game=game,
-        opponent=opponent,
-        color=color,
-        my_score=match.score[color],
-        their_score=match.score[color.other],
-        todo=_chouette_todo(game, color) if match.chouette else _todo(game, color),
-        away_until=_away_until(game, away or {}),
-        belonging=belonging,
-        deadline=deadline,
-    )
-
-
-def _away_until(game: Game, away: dict[int, Vacation]) -> datetime | None:
-    """When the player on turn comes back from vacation (their clock runs again), if away."""
-    if game.is_finished:
-        return None
-    vacation = away.get(game.match.player(game.turn_color).pk)
-    return vacation.ends_at if vacation else None
-
-
-def _todo(game: Game, color: Color) -> str:
-    mine = game.turn == int(color)
-    if game.state == Game.State.RESIGNING:
-        return _("Answer the offer to resign") if mine else _("Opponent answers your offer")
-    if game.state == Game.State.DOUBLED:
-        return _("Answer the double") if mine else _("Opponent answers your double")
-    if game.state == Game.State.ROLLING:
-        return _("Roll or double") if mine else _("Opponent rolls")
-    return _("Move") if mine else _("Opponent moves")
-
-
-def _chouette_todo(game: Game, color: Color) -> str:
-    """A chouette board's row, to the box (White) or the team's captain (Black): the
-    team's vote or answer while the board is held for it (the team is then on turn), the
-    box's answer to the team's double (the only answer given on the board), else the
-    board's roll or move, by who plays it."""
-    box = color == Color.WHITE
-    mine = game.turn == int(color)
-    if game.held:
-        if game.state == Game.State.DOUBLED:
-            if box:
-                return _("The team answers your double")
-            return _("Your team answers the box's double")
-        if box:
-            return _("The team votes on doubling you")
-        return _("Your team votes on doubling the box")
-    if game.state == Game.State.DOUBLED:
-        return _("Answer the team's double") if mine else _("The box answers your team's double")
-    if game.state == Game.State.ROLLING:
-        if mine:
-            return _("Roll or double")
-        return _("The team rolls") if box else _("The box rolls")
-    if mine:
-        return _("Move")
-    return _("The team moves") if box else _("The box moves")
 
 
 # --------------------------------------------------------------------------- the game page
@@ -377,14 +251,14 @@ def _render_game(
         "record": record,
         "record_rows": record_rows(record),
         "record_steps": record_steps(record, game, shown_ply),
-        "status_line": _status_line(game),
-        **_banner_context(game, color, actions),
+        "status_line": game_banner.status_line(game),
+        **game_banner.banner_context(game, color, actions),
         "my_turn": color is not None and game.turn == int(color) and bool(actions),
-        "away_texts": _away_texts(game),
+        "away_texts": game_banner.away_texts(game),
         **_resign_context(game, user, color, actions),
         "pending_resign": pending_resign,
         "awaiting_elsewhere": awaiting_elsewhere,
-        "away_until": _away_until(game, away),
+        "away_until": game_banner.away_until(game, away),
         "away_player": on_turn,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
         "wide_page": True,  # base.html: the board takes the room a desktop offers
@@ -527,133 +401,16 @@ def _interactive(
     }
 
 
-def _status_line(game: Game) -> str:
-    match = game.match
-    on_turn = match.player(game.turn_color)
-    name = getattr(on_turn, "public_name", str(on_turn))
-    if game.is_finished:
-        return _finished_text(game)
-    if match.status != Match.Status.PLAYING:
-        return _("The match is over.")
-    if game.state == Game.State.RESIGNING:
-        return resign_page.status_line(game)
-    if game.held:  # a chouette's board, while its team decides off the board
-        return _("The board waits for the team's decision: nothing can be played on it now.")
-    if game.state == Game.State.DOUBLED:
-        return _("%(name)s must take or drop a double to %(value)s.") % {
-            "name": name,
-            "value": game.cube_value * 2,
-        }
-    if game.state == Game.State.ROLLING:
-        return _("%(name)s to roll or double.") % {"name": name}
-    return _("%(name)s to move.") % {"name": name}
-
-
-def _dice_shown(dice: tuple[int, int] | None) -> str:
-    """The roll as players say it, the higher die first: ``5-2``."""
-    if not dice:
-        return ""
-    return "-".join(str(d) for d in sorted(dice, reverse=True))
-
-
-def _banner(game: Game, color: Color | None, actions: list[str]) -> str:
-    """The line above the board: what the viewer must do, in the second person.
-
-    Spectators (``color`` None) read who is to do what, with names and colours.
-    """
-    match = game.match
-    if game.is_finished or match.status != Match.Status.PLAYING or game.held:
-        return _status_line(game)
-    on_turn = match.player(game.turn_color)
-    name = getattr(on_turn, "public_name", str(on_turn))
-    state = game.state
-    pending = resign_page.pending_offer(game, color)
-    if pending is not None:
-        return str(pending["banner"])
-    if color is None:
-        values = {"name": name, "color": _color_label(game.turn_color)}
-        if state == Game.State.DOUBLED:
-            values["value"] = game.cube_value * 2
-            return _("%(name)s (%(color)s) to take or drop a double to %(value)s") % values
-        if state == Game.State.ROLLING:
-            return _("%(name)s (%(color)s) to roll or double") % values
-        values["dice"] = _dice_shown(game.dice)
-        return _("%(name)s (%(color)s) to move, with %(dice)s") % values
-    if game.turn == int(color):
-        if state == Game.State.DOUBLED:
-            offerer = match.player(color.other)
-            return _("%(name)s doubled to %(value)s: take or drop?") % {
-                "name": getattr(offerer, "public_name", str(offerer)),
-                "value": game.cube_value * 2,
-            }
-        if state == Game.State.ROLLING:
-            if "double" in actions:
-                return _("Your turn: roll or double")
-            return _("Your turn: roll")
-        return _("Your move: you rolled %(dice)s") % {"dice": _dice_shown(game.dice)}
-    # The deadline is the banner's own next line (the template), said once.
-    values = {"name": name}
-    if state == Game.State.DOUBLED:
-        values["value"] = game.cube_value * 2
-        return _("Waiting for %(name)s to answer your double to %(value)s") % values
-    if state == Game.State.ROLLING:
-        return _("Waiting for %(name)s to roll") % values
-    return _("Waiting for %(name)s to move") % values
-
-
-def _banner_context(game: Game, color: Color | None, actions: list[str]) -> dict[str, Any]:
-    """The banner, the line under it and whether the match is over (its end's actions)."""
-    finished = game_banner.finished_banner(game, color)
-    banner, result = finished if finished else (_banner(game, color, actions), "")
-    return {"banner": banner, "game_result": result, "match_over": game_banner.match_over(game)}
-
-
-def _color_label(color: Color) -> str:
-    return _("White") if color == Color.WHITE else _("Black")
-
-
-def _away_texts(game: Game) -> list[str]:
-    """Each player's points to go, as "3-away" (nothing in money play, nor once the
-    match is over: a 1-point match won by a backgammon is not "-2-away")."""
-    match = game.match
-    if match.is_money or match.status != Match.Status.PLAYING:
-        return []
-    texts = []
-    for color in Color:
-        player = match.player(color)
-        texts.append(
-            _("%(name)s %(away)s-away")
-            % {
-                "name": getattr(player, "public_name", str(player)),
-                "away": match.length - match.score[color],
-            }
-        )
-    return texts
-
-
-def _finished_text(game: Game) -> str:
-    match = game.match
-    if game.winner is None:
-        return _("Game over: %(how)s.") % {"how": game.get_termination_display()}
-    winner = match.player(Color(game.winner))
-    return ngettext(
-        "%(name)s won %(points)s point (%(how)s).",
-        "%(name)s won %(points)s points (%(how)s).",
-        game.points,
-    ) % {
-        "name": getattr(winner, "public_name", str(winner)),
-        "points": game.points,
-        "how": game.get_termination_display(),
-    }
-
-
 # --------------------------------------------------------------------------- the match page
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
     games = list(match.games.order_by("number"))
-    rows = [(game, _finished_text(game) if game.is_finished else "") for game in games]
+    rows = [
+        (game, game_banner.game_result_text(game, None) if game.is_finished else "")
+        for game in games
+    ]
     return render(
         request,
         "matches/match_detail.html",
