@@ -5,9 +5,10 @@
   A failed send goes back to ``pending`` with an exponential back-off; after
   :data:`MAX_ATTEMPTS` the row is ``failed`` and keeps the last error.
 - A notice held while its recipient was on the site (``notifications.outbox.HELD_KINDS``)
-  is checked when claimed: read since, or a turn that is no longer theirs, it is
-  ``skipped``; its recipient back on the site, it goes back to ``pending`` until they
-  have been away long enough again (``held``: no attempt counted).
+  is checked when claimed: read since, or a turn that is no longer theirs (a chouette's
+  vote or answer given), it is ``skipped``; its recipient back on the site, it goes
+  back to ``pending`` until they have been away long enough again (``held``: no attempt
+  counted).
 - :func:`notifications_sweep` (every minute) re-sends rows still ``pending`` after
   their ``next_attempt_at`` and rows left in ``sending`` longer than
   :data:`SENDING_TIMEOUT` (a worker killed between claim and mark). The one case
@@ -39,6 +40,8 @@ from django.db.models import F
 from accounts.models import User
 from gammon import Color
 from matches.models import Game
+from matches.questions import game_awaiting
+from matches.selectors import Decision
 
 from .models import Notification
 from .outbox import HELD_KINDS, SWEEP_GRACE, TURN_KINDS, present_until
@@ -103,10 +106,25 @@ def _release(row: Notification, at: datetime, **fields: Any) -> None:
     )
 
 
+#: A chouette member's notices of a decision off the board, and what the board's
+#: ``awaiting`` calls it: owed while the board still waits for the member's.
+CHOUETTE_DECISIONS: dict[str, Decision] = {
+    Notification.Kind.CHOUETTE_VOTE: Decision.VOTE,
+    Notification.Kind.CHOUETTE_ANSWER: Decision.TAKE_OR_DROP,
+}
+
+
 def _turn_still_theirs(row: Notification) -> bool:
     """A turn notice (``your_turn``, ``double_offered``) is owed while its game still
-    waits for its recipient to do that; any other kind, always."""
+    waits for its recipient to do that, a chouette member's vote or answer while the
+    board still waits for theirs (a member is not one of the board's two players, so
+    the page never marks it read: what they decided does); any other kind, always."""
     game = row.game
+    if row.kind in CHOUETTE_DECISIONS and game is not None:
+        decision = CHOUETTE_DECISIONS[row.kind]
+        return any(
+            a.player.pk == row.recipient_id and a.decision == decision for a in game_awaiting(game)
+        )
     if row.kind not in TURN_KINDS or game is None:
         return True
     if game.state == Game.State.FINISHED:

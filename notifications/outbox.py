@@ -55,7 +55,9 @@ DELIVERY_BY_PREFERENCE: dict[str, Notification.Delivery] = {
 
 
 #: Notices about a game the recipient plays, which its page shows them: held while they
-#: are on the site, and not e-mailed if they read them meanwhile.
+#: are on the site, and not e-mailed if they read them meanwhile. A chouette's vote and
+#: answer are its members' turns (its board's panel asks them), and its game settled
+#: is its game over.
 HELD_KINDS = frozenset(
     {
         Kind.YOUR_TURN,
@@ -65,6 +67,9 @@ HELD_KINDS = frozenset(
         Kind.MATCH_OVER,
         Kind.MESSAGE_RECEIVED,
         Kind.CHALLENGE_ACCEPTED,
+        Kind.CHOUETTE_VOTE,
+        Kind.CHOUETTE_ANSWER,
+        Kind.CHOUETTE_SETTLED,
     }
 )
 #: The game waits for the recipient to act: one unread row per game and kind, refreshed

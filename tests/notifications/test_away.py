@@ -295,3 +295,95 @@ def test_a_match_against_the_bot_while_on_the_site_emails_nothing_and_away_once(
     [email] = emails(player)
     assert email.subject == "Backgammon: Your turn"
     assert f"/games/{left.current_game.pk}/" in email.body
+
+
+def chouette_box_may_double(monkeypatch: Any) -> Any:
+    """ann (the box), bob (the captain) and cy: ann's turn to roll, and she may double."""
+    from tests.chouettes.helpers import seat_table, start
+
+    table = seat_table(monkeypatch, 3)
+    start(table, 3, 1)
+    table.move("ann", "8/5 6/5")
+    table.roll((6, 5))
+    table.roll_board("bob")
+    table.move("bob", "24/13")
+    return table
+
+
+def test_a_chouette_answer_for_members_on_the_site_waits_and_is_owed_until_given(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """The box doubles while bob and cy are on the site: neither is e-mailed then. cy
+    answers on the page; once both are away, bob, whose answer is still awaited, is
+    e-mailed once, and cy nothing (a member is not one of the board's two players, so
+    the page does not mark the notice read: the answer given does)."""
+    from chouettes import decisions
+
+    table = chouette_box_may_double(monkeypatch)
+    bob, cy = table.users["bob"], table.users["cy"]
+    now = table.tick()
+    seen(bob, now)
+    seen(cy, now)
+    Notification.objects.update(status=Status.SENT)  # the turns before: told already
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.box_double(
+            chouette_id=table.chouette.pk,
+            user=table.users["ann"],
+            expected_ply=table.board.ply,
+            now=now,
+        )
+    rows = Notification.objects.filter(kind=Kind.CHOUETTE_ANSWER)
+    assert {(r.recipient, r.status, r.next_attempt_at) for r in rows} == {
+        (bob, Status.PENDING, now + AWAY),
+        (cy, Status.PENDING, now + AWAY),
+    }
+    assert mail.outbox == []
+    decisions.team_answer(
+        chouette_id=table.chouette.pk,
+        user=cy,
+        take=True,
+        expected_ply=table.board.ply,
+        now=now + timedelta(minutes=1),
+    )
+    assert Counter(sweep(now + timedelta(hours=1))) == {"sent": 1, "not-owed": 1}
+    assert emails(cy) == []
+    assert len(emails(bob, Kind.CHOUETTE_ANSWER)) == 1
+
+
+def test_a_chouette_game_settled_while_its_players_are_on_the_site_waits(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """Both members drop the box's double while everyone is on the site: the game is
+    settled, and nobody is e-mailed so until they have been away a while."""
+    from chouettes import decisions
+
+    table = chouette_box_may_double(monkeypatch)
+    now = table.tick()
+    for user in table.users.values():
+        seen(user, now)
+    decisions.box_double(
+        chouette_id=table.chouette.pk,
+        user=table.users["ann"],
+        expected_ply=table.board.ply,
+        now=now,
+    )
+    mail.outbox.clear()
+    table.roll(4, 2)  # the next game's opening
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("bob", "cy"):
+            decisions.team_answer(
+                chouette_id=table.chouette.pk,
+                user=table.users[name],
+                take=False,
+                expected_ply=table.board.ply,
+                now=now,
+            )
+    settled = Notification.objects.filter(kind=Kind.CHOUETTE_SETTLED)
+    assert settled.count() == 3
+    assert {(r.status, r.next_attempt_at) for r in settled} == {(Status.PENDING, now + AWAY)}
+    assert mail.outbox == []
+    sweep(now + timedelta(hours=1))
+    assert {m.to[0] for m in mail.outbox if "X-Notification" in m.extra_headers} >= {
+        u.email for u in table.users.values()
+    }
