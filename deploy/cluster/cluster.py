@@ -22,6 +22,7 @@ idempotent.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import signal
@@ -32,12 +33,22 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType, TracebackType
+from typing import TextIO
 
 from . import hosts
 from .hosts import HOSTS, Host
 from .services import ROOT, Service, wait_for
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+def postgres_binaries() -> Path:
+    """Debian's PostgreSQL programs, the newest version installed (15 on this machine)."""
+    versions = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True
+    )
+    return versions[0] if versions else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = postgres_binaries()
 HAPROXY = "/usr/sbin/haproxy"
 SITE = HOSTS["lb"].address
 DB_PORT = 5432
@@ -45,6 +56,7 @@ REDIS_PORT = 6379
 WEB_PORT = 8000
 SMTP_PORT = 2525
 DEFAULT_WORKDIR = Path("/tmp/bg-cluster")
+LOCK_FILE = Path("/run/lock/bg-cluster.lock")
 
 
 def site_environment(*, remote_gnubg: bool) -> dict[str, str]:
@@ -137,6 +149,7 @@ class Cluster:
         self.haproxy_socket = workdir / "haproxy.sock"
         self.web_env = site_environment(remote_gnubg=True)
         self.worker_env = site_environment(remote_gnubg=False)
+        self._lock_file: TextIO | None = None
 
     # ------------------------------------------------------------------ build, tear down
 
@@ -158,6 +171,7 @@ class Cluster:
 
     def build(self) -> None:
         started = time.monotonic()
+        self._lock()
         self.teardown(quiet=True)
         self.logs.mkdir(parents=True)
         hosts.create_network()
@@ -182,6 +196,28 @@ class Cluster:
         wait_for(self.lb_ready, 30, "the load balancer")
         self.say(f"cluster built in {time.monotonic() - started:.1f} s; site at http://{SITE}/")
 
+    def _lock(self, seconds: float = 1800) -> None:
+        """One cluster at a time on this machine (its names and addresses are fixed): a
+        second build waits for the first to be torn down. The kernel frees the lock of
+        a crashed run, whose leftovers the build then removes."""
+        if self._lock_file is not None:
+            return
+        LOCK_FILE.parent.mkdir(parents=True, exist_ok=True)
+        handle = LOCK_FILE.open("w")
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError as busy:
+                if time.monotonic() > deadline:
+                    handle.close()
+                    raise TimeoutError(
+                        f"another cluster held {LOCK_FILE} {seconds:.0f} s"
+                    ) from busy
+                time.sleep(2)
+        self._lock_file = handle
+
     def teardown(self, *, quiet: bool = False) -> None:
         """Stop every service, remove the hosts and the bridge, and the work directory
         (its logs are kept by ``keep_logs`` first when asked)."""
@@ -192,6 +228,9 @@ class Cluster:
             shutil.rmtree(self.workdir, ignore_errors=True)
         if not quiet:
             self.say("cluster torn down")
+            if self._lock_file is not None:
+                self._lock_file.close()
+                self._lock_file = None
 
     def keep_logs(self, target: Path) -> None:
         """Copy the logs (and the mail sink's record) to ``target`` before the tear-down."""
@@ -273,7 +312,7 @@ class Cluster:
             name,
             name,
             [sys.executable, "-m", "uvicorn", "backgammon.asgi:application"]
-            + ["--host", "0.0.0.0", "--port", str(WEB_PORT), "--workers", "1"]
+            + ["--host", "0.0.0.0", "--port", str(WEB_PORT), "--workers", str(os.cpu_count() or 1)]
             + ["--proxy-headers", "--forwarded-allow-ips", SITE, "--no-access-log"],
             self.web_env,
         )

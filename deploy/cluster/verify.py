@@ -1,0 +1,246 @@
+"""What must hold after a season, checked on a cluster host against the database:
+
+- every action a client journaled as acknowledged is stored exactly once, and nothing it
+  journaled as refused is stored (an ``unknown`` one, unanswered then stale, at most once);
+- ``replay_games``, ``replay_chouettes`` and ``recount_stats`` find no difference;
+- every e-mail row sent (the notifications table) arrived at the sink exactly once, and
+  none is left owed;
+- every finished match that is analysable was analysed, once, with no decision twice;
+- every tournament advanced: no pairing missing or duplicated, none finished unrecorded.
+
+    python3 -m deploy.cluster.verify JOURNALS_DIR MAIL_FILE OUT.json
+
+Writes ``{"checks": [{"name", "ok", "detail"}], "counts": {...}}``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+#: The record entry each game action adds at the ply after the one sent.
+EVENT_OF_ACTION = {
+    "move": "move",
+    "roll": "roll",
+    "double": "double",
+    "take": "take",
+    "drop": "drop",
+    "resign": "resign",
+    "offer-resign": "resign_offer",
+    "accept-resign": "resign_accept",
+    "decline-resign": "resign_decline",
+    "offer-draw": "draw_offer",
+    "accept-draw": "draw",
+    "decline-draw": "draw_decline",
+}
+
+
+def journal_entries(folder: Path) -> list[dict[str, Any]]:
+    entries = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entries.append(json.loads(line))
+    return entries
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.results: list[dict[str, Any]] = []
+
+    def add(self, name: str, problems: list[str], checked: int) -> None:
+        self.results.append(
+            {
+                "name": name,
+                "ok": not problems,
+                "detail": f"{checked} checked, {len(problems)} wrong"
+                + "".join(f"\n  {p}" for p in problems[:10]),
+            }
+        )
+
+
+def check_actions(entries: list[dict[str, Any]], checks: Checks) -> Counter[str]:
+    from accounts.models import User
+    from challenges.models import Challenge
+    from matches.models import GameEvent, GameMessage, Match, Vacation
+    from tournaments.models import Entry
+
+    users = {u.username: u for u in User.objects.all()}
+    colors: dict[tuple[int, int], Any] = {}
+    problems: list[str] = []
+    counts: Counter[str] = Counter()
+    for entry in entries:
+        kind, outcome = entry["kind"], entry["outcome"]
+        counts[f"{kind} {outcome}"] += 1
+        if kind in EVENT_OF_ACTION:
+            game, ply = entry["game"], entry["body"]["ply"]
+            found = GameEvent.objects.filter(game_id=game, ply=ply + 1, kind=EVENT_OF_ACTION[kind])
+            if kind == "move":
+                found = found.filter(notation=entry["body"]["play"])
+            user = users[entry["user"]]
+            key = (game, user.pk)
+            if key not in colors:
+                match = Match.objects.get(games__id=game)
+                colors[key] = match.color_of(user)
+            if colors[key] is not None:
+                found = found.filter(color=int(colors[key]))
+            stored = found.count()
+            if outcome == "ack" and stored != 1:
+                problems.append(f"acknowledged {kind} stored {stored} times: {entry}")
+            elif outcome == "refused" and stored:
+                problems.append(f"refused {kind} stored: {entry}")
+            elif outcome == "unknown" and stored > 1:
+                problems.append(f"{kind} stored {stored} times: {entry}")
+        elif kind == "message":
+            stored = GameMessage.objects.filter(game_id=entry["game"], text=entry["text"]).count()
+            if stored != (1 if outcome == "ack" else 0):
+                problems.append(f"{outcome} message stored {stored} times: {entry}")
+        elif kind == "challenge":
+            stored = Challenge.objects.filter(message=entry["message"]).count()
+            if stored != (1 if outcome == "ack" else 0):
+                problems.append(f"{outcome} challenge stored {stored} times: {entry}")
+        elif kind == "accept" and outcome == "ack":
+            if not Match.objects.filter(pk=entry["match"]).exists():
+                problems.append(f"accepted challenge without its match: {entry}")
+        elif kind == "vacation":
+            stored = Vacation.objects.filter(
+                user__username=entry["user"], start=entry["start"], end=entry["end"]
+            ).count()
+            if stored != (1 if outcome == "ack" else 0):
+                problems.append(f"{outcome} vacation stored {stored} times: {entry}")
+        elif kind == "enter":
+            stored = Entry.objects.filter(
+                tournament_id=entry["tournament"], player__username=entry["user"]
+            ).count()
+            if outcome == "ack" and stored != 1:
+                problems.append(f"acknowledged entry stored {stored} times: {entry}")
+    checks.add("acknowledged actions stored once, refused ones not at all", problems, len(entries))
+    return counts
+
+
+def check_records(checks: Checks) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    for command in ("replay_games", "replay_chouettes", "recount_stats"):
+        out = io.StringIO()
+        try:
+            call_command(command, stdout=out)
+            problems = []
+        except CommandError as error:
+            problems = [str(error), out.getvalue()[-2000:]]
+        checks.add(f"{command}: no difference", problems, 1)
+
+
+def check_mail(mail_file: Path, checks: Checks) -> dict[str, int]:
+    from notifications.models import Notification
+
+    arrived: Counter[int] = Counter()
+    lines = mail_file.read_text(encoding="utf-8").splitlines() if mail_file.exists() else []
+    for line in lines:
+        record = json.loads(line)
+        if record.get("notification"):
+            arrived[int(record["notification"])] += 1
+    rows = Notification.objects.filter(delivery=Notification.Delivery.EMAIL)
+    sent = set(rows.filter(status=Notification.Status.SENT).values_list("pk", flat=True))
+    owed = list(
+        rows.filter(
+            status__in=[
+                Notification.Status.PENDING,
+                Notification.Status.SENDING,
+                Notification.Status.FAILED,
+            ]
+        ).values_list("pk", "status")
+    )
+    problems = [
+        f"e-mail {pk} sent but arrived {arrived[pk]} times" for pk in sent if arrived[pk] != 1
+    ]
+    problems += [f"e-mail {pk} arrived but is not marked sent" for pk in arrived if pk not in sent]
+    problems += [f"e-mail {pk} still {status}" for pk, status in owed]
+    checks.add("every e-mail owed arrived exactly once", problems, len(sent) + len(owed))
+    return {"emails_sent": len(sent), "emails_at_sink": len(lines), "emails_owed": len(owed)}
+
+
+def check_analyses(checks: Checks) -> dict[str, int]:
+    from django.db.models import Count
+
+    from analysis.models import Decision, MatchAnalysis
+    from analysis.services import is_analysable
+    from matches.models import Match
+
+    problems = []
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    analysable = [m for m in finished if is_analysable(m)]
+    done = {
+        a.match_id: a for a in MatchAnalysis.objects.filter(match__in=[m.pk for m in analysable])
+    }
+    for match in analysable:
+        analysis = done.get(match.pk)
+        if analysis is None or analysis.status != MatchAnalysis.Status.DONE:
+            state = analysis.status if analysis else "missing"
+            problems.append(f"match {match.pk} finished, analysis {state}")
+    twice = (
+        Decision.objects.values("analysis_id", "game_id", "ply", "kind")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+    )
+    problems += [f"decision stored twice: {row}" for row in twice[:10]]
+    checks.add("every finished match analysed exactly once", problems, len(analysable))
+    return {"matches_finished": finished.count(), "matches_analysed": len(done)}
+
+
+def check_tournaments(checks: Checks) -> dict[str, int]:
+    from matches.models import Match
+    from tournaments.models import Pairing, Tournament
+
+    problems = []
+    pairings = 0
+    for tournament in Tournament.objects.all():
+        rows = list(tournament.pairings.select_related("match"))
+        pairings += len(rows)
+        seen: Counter[tuple[str, int, int]] = Counter()
+        for row in rows:
+            for entry_id in (row.white_id, row.black_id):
+                if entry_id is not None:
+                    seen[(row.stage, row.round, entry_id)] += 1
+            if row.black_id is not None and row.match_id is None:
+                problems.append(f"{tournament.name}: pairing {row.pk} without its match")
+            if (
+                row.match is not None
+                and row.match.status == Match.Status.FINISHED
+                and row.winner_id is None
+            ):
+                problems.append(f"{tournament.name}: pairing {row.pk} finished, not recorded")
+        problems += [
+            f"{tournament.name}: entry {key[2]} paired {n} times in {key[0]} round {key[1]}"
+            for key, n in seen.items()
+            if n > 1
+        ]
+        if tournament.status == Tournament.Status.RUNNING and rows:
+            if not Pairing.objects.filter(tournament=tournament, winner__isnull=True).exists():
+                problems.append(f"{tournament.name}: running with every pairing decided")
+    checks.add("every tournament advanced", problems, pairings)
+    return {"tournament_pairings": pairings}
+
+
+def main(argv: list[str]) -> int:
+    import django
+
+    django.setup()
+    journals, mail_file, out = Path(argv[0]), Path(argv[1]), Path(argv[2])
+    checks = Checks()
+    counts = dict(check_actions(journal_entries(journals), checks))
+    check_records(checks)
+    counts |= check_mail(mail_file, checks)
+    counts |= check_analyses(checks)
+    counts |= check_tournaments(checks)
+    out.write_text(json.dumps({"checks": checks.results, "counts": counts}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
