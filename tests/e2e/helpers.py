@@ -23,15 +23,16 @@ def shoot(page: Any, state: str) -> None:
     page.set_viewport_size(size)
 
 
-def click_a_move(page: Any, *, tap: bool = False) -> None:
-    """Click movable checkers, each playing the next die, until the play is sent.
+def click_a_move(page: Any, *, tap: bool = False) -> int:
+    """Click movable checkers, each playing the next die, until the play is sent; the
+    number of clicks it took (a confirmation counts as one).
 
     Without the confirm preference the page sends the play at the last die: the click on
     a checker marked ``data-completes`` is the one that leaves the page. With it, the
     page asks first and the test confirms. With ``tap`` the checkers are tapped (a touch
     screen's page).
     """
-    for _ in range(8):
+    for clicks in range(1, 9):
         checker = page.locator("svg.board .target.movable").first
         if not checker.count():
             break
@@ -40,10 +41,10 @@ def click_a_move(page: Any, *, tap: bool = False) -> None:
                 checker.tap() if tap else checker.click()
                 with page.expect_navigation():
                     page.locator("#move-confirm-yes").click()
-            else:
-                with page.expect_navigation():
-                    checker.tap() if tap else checker.click()
-            return
+                return clicks + 1
+            with page.expect_navigation():
+                checker.tap() if tap else checker.click()
+            return clicks
         checker.tap() if tap else checker.click()
     raise AssertionError("the play never became complete")
 
