@@ -11,6 +11,8 @@ from accounts.models import User
 #: How stale ``User.seen_at`` may grow before a request writes it again: one UPDATE a
 #: minute for a player on the site, not one a request.
 SEEN_EVERY = timedelta(minutes=1)
+#: A player seen this recently is shown as online (the directory, the player page).
+ONLINE_WITHIN = timedelta(minutes=5)
 
 
 @transaction.atomic
@@ -68,3 +70,10 @@ def user_mark_seen(*, user: User, now: datetime) -> bool:
         return False
     user.seen_at = now
     return User.objects.filter(pk=user.pk).update(seen_at=now) == 1
+
+
+def is_online(user: User, now: datetime) -> bool:
+    """Whether ``user`` made a request within :data:`ONLINE_WITHIN` of ``now``: on the
+    site, so a live match with them can start at once."""
+    seen = user.seen_at
+    return seen is not None and seen > now - ONLINE_WITHIN

@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("moderation.urls")),  # /report/<username>/ (issue 6)
     path("chouettes/", include("chouettes.urls")),  # issue 16
     path("", include("challenges.urls")),
+    path("", include("live.lobby_urls")),  # /play/, the lobby of live play (issue 28)
     path("", include("matches.urls")),
     path("", include("stats.urls")),
     path("", include("bots.urls")),  # /computer/

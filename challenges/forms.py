@@ -13,6 +13,7 @@ from accounts.models import User
 from gammon import DEFAULT_CUBE_LIMIT, OFFERED_LENGTHS
 from gnubg_bridge.process import available as gnubg_available
 from matches.models import Resignation, VariantChoice
+from matches.timecontrol import live_presets
 
 
 def length_choices() -> list[tuple[int, str]]:
@@ -24,6 +25,33 @@ def length_choices() -> list[tuple[int, str]]:
     return [(n, ngettext("%(n)s point", "%(n)s points", n) % {"n": n}) for n in OFFERED_LENGTHS] + [
         (0, gettext("Money session"))
     ]
+
+
+def clock_choices() -> list[tuple[str, str]]:
+    """Days per move, or one of the live clocks (``delay+reserve`` in seconds): seed
+    004's 11 s a turn and a 90 s reserve first. Formatted when a form is shown."""
+    return [("", gettext("Days per move (correspondence)"))] + live_clock_choices()
+
+
+def live_clock_choices() -> list[tuple[str, str]]:
+    """The live clocks offered, as ``delay+reserve`` with their label."""
+    return [
+        (
+            f"{delay}+{reserve}",
+            gettext("Live: %(delay)s s a turn, then a reserve of %(reserve)s s")
+            % {"delay": delay, "reserve": reserve},
+        )
+        for delay, reserve in live_presets()
+    ]
+
+
+def parse_clock(value: str) -> tuple[int | None, int | None]:
+    """``delay+reserve`` (a choice of :func:`clock_choices`) as two numbers; None, None
+    for days per move."""
+    if not value:
+        return None, None
+    delay, reserve = value.split("+")
+    return int(delay), int(reserve)
 
 
 CUBE_LIMIT_CHOICES: list[tuple[Any, Any]] = [(2**k, str(2**k)) for k in range(1, 11)] + [
@@ -57,6 +85,20 @@ class ChallengeForm(forms.Form):
     )
     length = forms.TypedChoiceField(
         label=_("Match length"), choices=length_choices, coerce=int, initial=5
+    )
+    clock = forms.ChoiceField(
+        label=_("Clock"),
+        choices=clock_choices,
+        required=False,
+        help_text=_(
+            "Days per move, or a live clock for a match in one sitting: each turn the "
+            "delay runs first, then the player's reserve."
+        ),
+    )
+    timeout_loses_match = forms.BooleanField(
+        label=_("On a live clock, a time-out claimed loses the match (not the game)"),
+        required=False,
+        initial=False,
     )
     days_per_move = forms.IntegerField(
         label=_("Days per move"), min_value=1, max_value=30, initial=3
@@ -110,6 +152,8 @@ class ChallengeForm(forms.Form):
         "cube_limit": "cube_limit",
         "cube": "cube_limit",
         "resignation": "resignation",
+        "live_delay": "clock",
+        "live_reserve": "clock",
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -128,6 +172,7 @@ class ChallengeForm(forms.Form):
         """A level of the computer chosen is the opponent: that bot."""
         data = super().clean() or {}
         data["resignation"] = data.get("resignation") or Resignation.OFFER
+        data["live_delay"], data["live_reserve"] = parse_clock(data.get("clock") or "")
         username = data.get("computer")
         if username:
             data["opponent"] = User.objects.get(username=username, is_bot=True)

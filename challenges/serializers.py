@@ -59,6 +59,27 @@ class ChallengeCreateSerializer(serializers.Serializer):
         "a gammon or a backgammon; the opponent accepts or declines, as in GNU Backgammon) "
         "or `immediate` (at once: a gammon while nothing is borne off, else a single game).",
     )
+    live_delay = StrictIntegerField(
+        min_value=1,
+        max_value=600,
+        allow_null=True,
+        default=None,
+        help_text="A live clock: seconds of delay every turn, run first (seed 004: 11); "
+        "null for days per move. An open live challenge is a seek of the lobby.",
+    )
+    live_reserve = StrictIntegerField(
+        min_value=0,
+        max_value=3600,
+        allow_null=True,
+        default=None,
+        help_text="A live clock: each player's reserve in seconds, run after the delay "
+        "(90 when left out).",
+    )
+    timeout_loses_match = StrictBooleanField(
+        default=False,
+        help_text="A live match longer than one point: a claimed time-out loses the match "
+        "(else the game, as a gammon).",
+    )
     message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
 
 
@@ -88,6 +109,9 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "automatic_doubles",
             "rated",
             "resignation",
+            "live_delay",
+            "live_reserve",
+            "timeout_loses_match",
             "message",
             "status",
             "created_at",

@@ -63,6 +63,9 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                     automatic_doubles=data["automatic_doubles"],
                     rated=data["rated"],
                     resignation=data["resignation"],
+                    live_delay=data["live_delay"],
+                    live_reserve=data["live_reserve"],
+                    timeout_loses_match=data["timeout_loses_match"],
                     message=data["message"],
                 )
             except ServiceError as error:

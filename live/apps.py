@@ -7,6 +7,7 @@ class LiveConfig(AppConfig):
     verbose_name = _("Live updates")
 
     def ready(self) -> None:
-        from . import receivers
+        from . import lobby_receivers, receivers
 
         receivers.connect()
+        lobby_receivers.connect()

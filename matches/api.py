@@ -179,15 +179,17 @@ def _player(user: User) -> dict[str, Any]:
 
 
 def _clock(game: Game) -> dict[str, Any] | None:
-    from .clock import game_clock
+    from .clock import game_clock, live_clock
 
     if game.is_finished:
         return None
-    clock = game_clock(game, timezone.now())
+    now = timezone.now()
+    clock = game_clock(game, now)
     return {
         "move_deadline": clock["move_deadline_at"],
         "bank_seconds": int(clock["bank"].total_seconds()) if clock["bank"] else 0,
         "away_until": clock["away_until"],
+        "live": live_clock(game, now),
     }
 
 
@@ -219,6 +221,10 @@ def game_payload(
     score = _score_before(game)
     pid, mid = _gnubg_ids(game, score)
     pips = position.to_white_view().pip_count()
+    clock = _clock(game)
+    if viewer is not None and clock and clock["live"] and clock["live"]["fallen"]:
+        if game.turn != int(viewer) and not game.held:
+            actions = [*actions, "claim_time"]
     next_game = None
     if game.is_finished:  # the next game is only started when this one ends
         next_game = match.games.filter(number=game.number + 1).values_list("pk", flat=True).first()
@@ -260,7 +266,7 @@ def game_payload(
         "length": match.length,
         "score": {"white": score[0], "black": score[1]},
         "deadline": game.deadline_at,
-        "clock": _clock(game),
+        "clock": clock,
         "board": _board(position, Color.WHITE),
         "viewer_board": None if viewer is None else _board(position, viewer),
         "pips": {"white": pips[0], "black": pips[1]},
@@ -614,6 +620,13 @@ GameDeclineResignView = _action_view(
         game_id=g, player=p, expected_ply=ply, now=_now(), accept=False
     ),
 )
+GameClaimTimeView = _action_view(
+    "claim-time",
+    "Claim the win when the opponent's live clock has fallen (`claim_time` in `actions`): "
+    "a gammon at the cube, or the match where `timeout_loses_match`. Refused with 409 "
+    "`time_left`, `your_turn` or `not_live`.",
+    lambda g, p, ply, d: endings.game_claim_time(game_id=g, player=p, expected_ply=ply, now=_now()),
+)
 GameOfferDrawView = _action_view(
     "offer-draw",
     "Propose that the match end as a draw.",
@@ -647,6 +660,7 @@ GAME_ACTIONS: dict[str, type[GameActionView]] = {
     "offer-resign": GameOfferResignView,
     "accept-resign": GameAcceptResignView,
     "decline-resign": GameDeclineResignView,
+    "claim-time": GameClaimTimeView,
     "offer-draw": GameOfferDrawView,
     "accept-draw": GameAcceptDrawView,
     "decline-draw": GameDeclineDrawView,

@@ -27,7 +27,7 @@ from accounts.models import User
 from backgammon.errors import InvalidAction
 
 from . import timecontrol
-from .endings import game_time_out_locked, games_time_out_batch
+from .endings import game_time_out_locked, games_time_out_batch, live_time_left
 from .models import Game, Match, Vacation
 from .signals import vacations_changed
 
@@ -340,4 +340,42 @@ def game_clock(game: Game, now: datetime) -> GameClock:
         ),
         "bank": bank,
         "away_until": until,
+    }
+
+
+class LiveClock(TypedDict):
+    """A live clock (issue 28) as the game page and the API show it: the server decides,
+    the page only counts down from these."""
+
+    delay_seconds: int
+    reserve_seconds: dict[str, float]
+    turn_started_at: datetime
+    flag_at: datetime
+    time_left_seconds: float
+    fallen: bool
+
+
+def live_clock(game: Game, now: datetime) -> LiveClock | None:
+    """The live clock of ``game`` at ``now``; None for a correspondence or finished game.
+
+    ``reserve_seconds`` are the reserves as stored (the player on turn spends theirs once
+    the delay has run); ``flag_at`` is when the clock of the player on turn falls, after
+    which the opponent may claim the win (``fallen``)."""
+    left = live_time_left(game, now)
+    match = game.match
+    if left is None or match.live_delay is None or game.turn_started_at is None:
+        return None
+    reserve = timecontrol.bank_of(match, game.turn_color)
+    return {
+        "delay_seconds": match.live_delay,
+        "reserve_seconds": {
+            "white": (match.bank_white or timecontrol.ZERO).total_seconds(),
+            "black": (match.bank_black or timecontrol.ZERO).total_seconds(),
+        },
+        "turn_started_at": game.turn_started_at,
+        "flag_at": timecontrol.live_flag_at(
+            turn_started_at=game.turn_started_at, delay=match.live_delay, reserve=reserve
+        ),
+        "time_left_seconds": left.total_seconds(),
+        "fallen": not left,
     }

@@ -211,6 +211,9 @@ class MatchSerializer(serializers.ModelSerializer):
             "automatic_doubles",
             "rated",
             "resignation",
+            "live_delay",
+            "live_reserve",
+            "timeout_loses_match",
             "status",
             "result",
             "termination",
@@ -363,6 +366,28 @@ class EventSerializer(serializers.ModelSerializer):
         return list(event.dice) if event.dice else None
 
 
+class ReservesSerializer(serializers.Serializer):
+    white = serializers.FloatField()
+    black = serializers.FloatField()
+
+
+class LiveClockSerializer(serializers.Serializer):
+    """A live clock (issue 28): a delay each turn, then the player's reserve."""
+
+    delay_seconds = serializers.IntegerField(help_text="The delay of every turn, run first.")
+    reserve_seconds = ReservesSerializer(
+        help_text="Each player's reserve as it stood when the turn began."
+    )
+    turn_started_at = serializers.DateTimeField(help_text="When the turn on the clock began.")
+    flag_at = serializers.DateTimeField(
+        help_text="When the clock of the player on turn falls: the opponent may then claim."
+    )
+    time_left_seconds = serializers.FloatField(help_text="What is left of it now.")
+    fallen = serializers.BooleanField(
+        help_text="It has fallen: the opponent may claim the win (`claim-time`)."
+    )
+
+
 @extend_schema_serializer(
     description="The clock of the player on turn: when their move time runs out, what is "
     "left of their time bank, and their vacation."
@@ -376,6 +401,9 @@ class ClockSerializer(serializers.Serializer):
     bank_seconds = serializers.IntegerField(help_text="What is left of their time bank.")
     away_until = serializers.DateField(
         allow_null=True, help_text="Last day of the vacation they are on (their clock stops)."
+    )
+    live = LiveClockSerializer(
+        allow_null=True, help_text="A live clock of seconds; null for days per move."
     )
 
 

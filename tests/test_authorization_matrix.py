@@ -816,6 +816,10 @@ CHECKS: list[Check] = [
     # Showing the dice in the other order is kept in the visitor's own session.
     Check("games/<id:game_id>/swap-dice/", "GET", (405, 405, 405, 405, 405), game_id),
     Check("games/<id:game_id>/swap-dice/", "POST", (302, 302, 302, 302, 302), game_id),
+    # The claim of a fallen live clock: its players (the world's game has no live clock).
+    Check("games/<id:game_id>/claim-time/", "GET", (L, 405, 405, 405, 405), game_id),
+    Check("games/<id:game_id>/claim-time/", "POST", (L, 403, 409, 409, 403), game_id,
+          body=lambda w: {"ply": w.game.ply}),
     Check("games/<id:game_id>/messages/", "GET", (405, 405, 405, 405, 405), game_id),
     # A refused message is the game page again, with the reason and the error's status.
     Check("games/<id:game_id>/messages/", "POST", (L, 403, 302, 302, 403), game_id,
@@ -878,7 +882,7 @@ CHECKS: list[Check] = [
               game_pk)
         for action in ("roll", "double", "move", "take", "drop", "resign", "offer-resign",
                        "accept-resign", "decline-resign", "offer-draw", "accept-draw",
-                       "decline-draw")
+                       "decline-draw", "claim-time")
     ],
     Check("api/games/<object_id:pk>/roll", "POST", (401, 403, 403, 200, 403), game_pk,
           scene="rolling", body=ply),
@@ -906,6 +910,10 @@ CHECKS: list[Check] = [
           game_pk, scene="draw_offered", body=ply),
     Check("api/games/<object_id:pk>/decline-draw", "POST", (401, 403, 400, 200, 403),
           game_pk, scene="draw_offered", body=ply),
+    # A fallen live clock is claimed by the player not on turn; the world's game is played
+    # by days per move: nothing to claim (409 not_live).
+    Check("api/games/<object_id:pk>/claim-time", "POST", (401, 403, 409, 409, 403), game_pk,
+          body=ply),
     # ---- chouettes: the line-up is public; the chat is for the seated players (the team's
     # part for the team only); each decision for whoever it is awaited from.
     Check("api/chouettes/<object_id:pk>/", "GET", (200, 200, 200, 200, 200), chouette_pk,
