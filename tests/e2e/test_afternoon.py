@@ -12,7 +12,8 @@ of her games wait; once she has been away a while she gets at most one e-mail pe
 
 The live server runs in this process and Celery's tasks run eagerly, so the bot's turns
 and gnubg's analysis are played inside the request that owes them, as the e-mails are;
-the dice are seeded. States are saved in ``test-output/e2e/afternoon-*.png``.
+the dice are seeded. States are saved at 1280x800 and 390x844 in
+``test-output/e2e/afternoon-*.png``, the clicks of her turns in ``afternoon-summary.txt``.
 """
 
 from __future__ import annotations
@@ -48,10 +49,18 @@ MAX_TURNS = 80  # seed 14, as White, against the beginner: a short game is about
 PASSWORD = "a long enough pass phrase 7"
 
 
+SIZES = ((1280, 800), (390, 844))
+
+
 def shot(page: Any, state: str) -> None:
-    """The window as Dora sees it, in test-output/e2e/afternoon-<state>.png."""
+    """The window as the player sees it on a laptop and on a phone, in
+    test-output/e2e/afternoon-<state>-<width>.png; the page's size is put back."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / f"afternoon-{state}.png"))
+    size = page.viewport_size
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(OUTPUT / f"afternoon-{state}-{width}.png"))
+    page.set_viewport_size(size)
 
 
 def press(page: Any, locator: Any) -> None:
