@@ -38,6 +38,10 @@ class Challenge(MatchOptions):
         help_text=_("Empty for an open challenge that anyone may accept."),
     )
     message = models.CharField(_("message"), max_length=200, blank=True)
+    #: A seek's rating range (issue 28's lobby): only a player rated within it may accept
+    #: (``challenges.services.challenge_accept`` asks ``stats`` through ``rating_asked``).
+    rating_min = models.PositiveSmallIntegerField(_("lowest rating"), null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(_("highest rating"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )

@@ -80,6 +80,20 @@ class ChallengeCreateSerializer(serializers.Serializer):
         help_text="A live match longer than one point: a claimed time-out loses the match "
         "(else the game, as a gammon).",
     )
+    rating_min = StrictIntegerField(
+        min_value=0,
+        max_value=4000,
+        allow_null=True,
+        default=None,
+        help_text="Only a player rated at least this may accept (a seek's rating range).",
+    )
+    rating_max = StrictIntegerField(
+        min_value=0,
+        max_value=4000,
+        allow_null=True,
+        default=None,
+        help_text="Only a player rated at most this may accept.",
+    )
     message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
 
 
@@ -112,6 +126,8 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "live_delay",
             "live_reserve",
             "timeout_loses_match",
+            "rating_min",
+            "rating_max",
             "message",
             "status",
             "created_at",

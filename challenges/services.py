@@ -30,11 +30,13 @@ from matches.models import MAX_CUBE_LIMIT, Match, Resignation
 from matches.timecontrol import LIVE_DEFAULT
 
 from .models import Challenge
-from .signals import challenge_accepted, challenge_created, challenge_declined
+from .signals import challenge_accepted, challenge_created, challenge_declined, rating_asked
 
 CHALLENGE_VALIDITY = timedelta(days=14)
 #: An open seek of live play waits this long in the lobby: "play now" means now.
 LIVE_SEEK_VALIDITY = timedelta(minutes=30)
+#: The highest bound of a rating range.
+MAX_RATING_BOUND = 4000
 
 
 @transaction.atomic
@@ -55,6 +57,8 @@ def challenge_create(
     live_delay: int | None = None,
     live_reserve: int | None = None,
     timeout_loses_match: bool = False,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
     message: str = "",
     validity: timedelta = CHALLENGE_VALIDITY,
 ) -> Challenge:
@@ -67,7 +71,9 @@ def challenge_create(
     ``live_delay`` (seconds a turn) and ``live_reserve`` (seconds a player, 90 without
     it): a live clock instead of ``days_per_move`` (issue 28); an open one is a seek of
     the lobby, valid ``LIVE_SEEK_VALIDITY``. ``timeout_loses_match``: a claimed time-out
-    loses the match rather than the game as a gammon (matches longer than one point)."""
+    loses the match rather than the game as a gammon (matches longer than one point).
+    ``rating_min``, ``rating_max``: only a player rated within may accept (either may be
+    left out)."""
     if opponent is not None and opponent.pk == challenger.pk:
         raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
     if variant not in {v.value for v in Variant}:
@@ -109,6 +115,15 @@ def challenge_create(
             _("A reserve goes with a live clock's delay per turn."), code="live_delay"
         )
     timeout_loses_match = bool(timeout_loses_match and live_delay is not None and length > 1)
+    for bound in (rating_min, rating_max):
+        if bound is not None and not 0 <= bound <= MAX_RATING_BOUND:
+            raise InvalidAction(
+                _("A rating range is from 0 to %(max)s."), code="rating_range", max=MAX_RATING_BOUND
+            )
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidAction(
+            _("The lowest rating of the range is above its highest."), code="rating_range"
+        )
     if "\x00" in message:  # PostgreSQL cannot store it: refused here, not as a DataError
         raise InvalidAction(_("The message may not contain NUL characters."), code="message")
     challenge = Challenge(
@@ -126,6 +141,8 @@ def challenge_create(
         live_delay=live_delay,
         live_reserve=live_reserve,
         timeout_loses_match=timeout_loses_match,
+        rating_min=rating_min,
+        rating_max=rating_max,
         message=message[:200],
         created_at=now,
         expires_at=now + validity,
@@ -258,6 +275,27 @@ def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:
     return challenge
 
 
+def _check_rating_range(challenge: Challenge, user: User) -> None:
+    """Refuse a player rated outside the seek's range (403 ``rating_range``)."""
+    low, high = challenge.rating_min, challenge.rating_max
+    if low is None and high is None:
+        return
+    answers = [
+        r for _receiver, r in rating_asked.send(sender=Challenge, user=user) if r is not None
+    ]
+    if not answers:
+        return  # nobody keeps ratings: no range to hold anyone to
+    rating = float(answers[0])
+    if (low is not None and rating < low) or (high is not None and rating > high):
+        raise Forbidden(
+            _("This seek is for players rated %(low)s to %(high)s; your rating is %(rating)s."),
+            code="rating_range",
+            low=low if low is not None else 0,
+            high=high if high is not None else MAX_RATING_BOUND,
+            rating=round(rating),
+        )
+
+
 def _bank(challenge: Challenge) -> timedelta:
     """Each player's time at the start: a live clock's reserve, or the days of the bank."""
     if challenge.live_delay is not None:
@@ -273,6 +311,7 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Match:
         raise InvalidAction(_("You cannot accept your own challenge."), code="own_challenge")
     if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
         raise Forbidden(_("This challenge was made to another player."))
+    _check_rating_range(challenge, user)
     players = [challenge.challenger, user]
     if secrets.randbelow(2):
         players.reverse()

@@ -1,6 +1,7 @@
 """Signals ``challenges`` sends, inside the transaction that made the change.
 
-``notifications`` receives them to tell the players; kwargs as listed.
+``notifications`` receives them to tell the players; kwargs as listed. ``rating_asked``
+is a question: its receiver (``stats``) answers by its return value.
 """
 
 from django.dispatch import Signal
@@ -14,3 +15,8 @@ challenge_accepted = Signal()
 
 #: The challenged player declined. kwargs: ``challenge``, ``now``.
 challenge_declined = Signal()
+
+#: A question (issue 28): what is this player's rating? kwargs: ``user``. ``stats``
+#: answers with a float (the starting rating for one with no rated match); a seek's
+#: rating range is checked against it when the player accepts.
+rating_asked = Signal()

@@ -53,6 +53,12 @@ class SeekForm(forms.Form):
         label=gettext_lazy("A time-out claimed loses the match (not the game)"), required=False
     )
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    rating_min = forms.IntegerField(
+        label=gettext_lazy("Lowest rating of the opponent"), required=False, min_value=0
+    )
+    rating_max = forms.IntegerField(
+        label=gettext_lazy("Highest rating of the opponent"), required=False, min_value=0
+    )
     computer = forms.ChoiceField(
         label=gettext_lazy("Or play the computer now"), required=False, choices=()
     )
@@ -127,6 +133,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     live_delay=delay,
                     live_reserve=reserve,
                     timeout_loses_match=data["timeout_loses_match"],
+                    rating_min=data.get("rating_min"),
+                    rating_max=data.get("rating_max"),
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))

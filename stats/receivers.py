@@ -12,7 +12,7 @@ from typing import Any
 
 from matches.models import Game, Match
 
-from . import services
+from . import selectors, services
 
 
 def on_game_finished(sender: type, *, game: Game, now: datetime, **kwargs: Any) -> None:
@@ -47,3 +47,8 @@ def on_dice_rolled(
     services.stats_dice_rolled(
         game=game, die1=die1, die2=die2, opening=opening, color=color, now=now
     )
+
+
+def on_rating_asked(sender: type, *, user: Any, **kwargs: Any) -> float:
+    """A seek's rating range asks for ``user``'s rating (``challenges.signals``)."""
+    return selectors.ratings_of([user.pk])[user.pk]

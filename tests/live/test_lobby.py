@@ -19,6 +19,7 @@ from challenges import services as challenge_services
 from challenges.models import Challenge
 from live import groups, push
 from matches.models import Match
+from tests import records
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +134,48 @@ def test_players_on_the_site_are_marked_online(player: User, opponent: User) -> 
     assert 'class="online-dot"' in page
     away = Client().get(reverse("player_detail", args=[opponent.username])).content.decode()
     assert 'class="online-dot"' not in away
+
+
+def test_a_seek_with_a_rating_range_is_refused_to_a_player_outside_it(
+    player: User, opponent: User, outsider: User
+) -> None:
+    from stats.models import PlayerStats
+
+    PlayerStats.objects.update_or_create(player=outsider, defaults={"rating": 1720.0})
+    records.rating_set_by_hand(outsider.pk)
+    response = client_for(player).post(
+        reverse("lobby"),
+        {
+            "length": 1,
+            "clock": "11+90",
+            "variant": "standard",
+            "rating_min": 1400,
+            "rating_max": 1600,
+        },
+    )
+    assert response.status_code == 302
+    made = Challenge.objects.get(challenger=player)
+    assert (made.rating_min, made.rating_max) == (1400, 1600)
+    assert "1400–1600" in Client().get(reverse("lobby")).content.decode()
+    outsider.language = "es"
+    outsider.save(update_fields=["language"])
+    refused = client_for(outsider).post(reverse("challenge_accept", args=[made.pk]))
+    assert refused.status_code == 403
+    assert "1720" in refused.content.decode() and "puntuación" in refused.content.decode()
+    accepted = client_for(opponent).post(reverse("challenge_accept", args=[made.pk]))
+    assert accepted.status_code == 302  # 1500, the starting rating: within
+
+
+def test_a_rating_range_upside_down_is_refused(player: User) -> None:
+    response = client_for(player).post(
+        reverse("lobby"),
+        {
+            "length": 1,
+            "clock": "11+90",
+            "variant": "standard",
+            "rating_min": 1600,
+            "rating_max": 1400,
+        },
+    )
+    assert response.status_code == 400
+    assert "lowest rating" in response.content.decode()
