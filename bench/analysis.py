@@ -11,15 +11,17 @@ analyses each match twice, alternately, so that both meet the same machine load:
 
 - **the pipeline**: ``analysis.services.analysis_request`` as a player's request, whose
   commit runs the ``analysis_run`` task in-process (Celery eager): the match exported as
-  ``.mat``, gnubg analysing it game by game through ``gnubg_bridge.analysis`` (one gnubg
-  process), the figures and every decision parsed, checked and stored in one
-  transaction;
+  ``.mat``, gnubg analysing it game by game through ``gnubg_bridge.analysis`` (in the
+  gnubg process the worker keeps between matches, started by the level's first match),
+  the figures and every decision parsed, checked and stored in one transaction;
 - **gnubg alone**: one gnubg process per match file, at the same settings, doing what a
   player would do by hand: ``import mat``, ``analyse match``, ``show statistics match``.
 
-Both run one match at a time on one core. It prints matches per hour per core for each,
-and the ratio (target: the pipeline at 0.9 or more of gnubg alone). 2-ply is slow, so it
-analyses only ``--matches-2ply`` of the matches there.
+Both run one match at a time. It prints matches per hour for each, by the clock and by
+CPU time (this process's and its gnubg processes'; on a loaded machine the clock
+measures the load more than the work), and the ratios (floors: the pipeline at 0.9 of
+gnubg alone at 1-ply and 2-ply, 0.7 at 0-ply). 2-ply is slow, so it analyses only
+``--matches-2ply`` of the matches there.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -37,6 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 THROWS = 40_000
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's ended children (the gnubg processes waited for)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def setup(folder: Path) -> None:
@@ -78,7 +87,9 @@ def play_matches(count: int, length: int) -> list[int]:
     return ids
 
 
-def pipeline(match_id: int, plies: int) -> float:
+def pipeline(match_id: int, plies: int) -> tuple[float, float]:
+    """The request's time by the clock, and the CPU time of this process and of any gnubg
+    process that ended meanwhile (the kept one is counted when the level closes it)."""
     from django.conf import settings
     from django.utils import timezone
 
@@ -89,16 +100,18 @@ def pipeline(match_id: int, plies: int) -> float:
     MatchAnalysis.objects.filter(match_id=match_id).delete()
     settings.ANALYSIS_PLIES = plies
     player = Match.objects.get(pk=match_id).white
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time() + children_cpu()
     services.analysis_request(match_id=match_id, user=player, now=timezone.now())
     took = time.perf_counter() - start
+    cpu = time.process_time() + children_cpu() - cpu
     analysis = MatchAnalysis.objects.get(match_id=match_id)
     assert analysis.status == MatchAnalysis.Status.DONE, (analysis.status, analysis.error)
     assert analysis.plies == plies and analysis.decisions.exists()
-    return took
+    return took, cpu
 
 
-def gnubg_alone(gnubg: str, mat: Path, plies: int, jacoby: bool) -> float:
+def gnubg_alone(gnubg: str, mat: Path, plies: int, jacoby: bool) -> tuple[float, float]:
+    """gnubg's time by the clock, and its CPU time."""
     commands = mat.with_suffix(".commands")
     commands.write_text(
         "set confirm new off\n"
@@ -110,7 +123,7 @@ def gnubg_alone(gnubg: str, mat: Path, plies: int, jacoby: bool) -> float:
         "show statistics match\n"
     )
     env = {**os.environ, "HOME": str(mat.parent), "LANG": "C", "LC_ALL": "C"}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     run = subprocess.run(
         [gnubg, "-t", "-q", "-c", str(commands)],
         stdin=subprocess.DEVNULL,
@@ -119,9 +132,9 @@ def gnubg_alone(gnubg: str, mat: Path, plies: int, jacoby: bool) -> float:
         env=env,
         check=False,
     )
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, children_cpu() - cpu
     assert run.returncode == 0 and "Overall statistics" in run.stdout, run.stdout[-2000:]
-    return took
+    return took, cpu
 
 
 def main() -> None:
@@ -152,23 +165,32 @@ def main() -> None:
         games = Game.objects.filter(match_id__in=ids).count()
         print(f"{len(ids)} matches, {games} games; load average {os.getloadavg()[0]:.1f}")
         print()
-        print("| level | matches | pipeline matches/h/core | gnubg alone matches/h/core | ratio |")
-        print("|---|---:|---:|---:|---:|")
+        print(
+            "| level | matches | pipeline matches/h | gnubg alone matches/h | ratio "
+            "| pipeline CPU s/match | gnubg alone CPU s/match | CPU ratio |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
         per_match = 0.0
         for plies in args.plies:
             chosen = ids if plies < 2 else ids[: args.matches_2ply]
-            ours = alone = 0.0
+            ours = alone = ours_cpu = alone_cpu = 0.0
             for match_id in chosen:  # alternately, so both meet the same load
                 jacoby = Match.objects.get(pk=match_id).jacoby
-                ours += pipeline(match_id, plies)
-                alone += gnubg_alone(gnubg, files[match_id], plies, jacoby)
+                took, cpu = pipeline(match_id, plies)
+                ours, ours_cpu = ours + took, ours_cpu + cpu
+                took, cpu = gnubg_alone(gnubg, files[match_id], plies, jacoby)
+                alone, alone_cpu = alone + took, alone_cpu + cpu
+            kept = children_cpu()
+            process.close_kept()  # its CPU time is counted once it has ended
+            ours_cpu += children_cpu() - kept
             if plies == args.plies[0]:
                 decisions = Decision.objects.filter(game__match_id__in=chosen).count()
                 per_match = decisions / len(chosen)
             rate_ours, rate_alone = 3600 * len(chosen) / ours, 3600 * len(chosen) / alone
             print(
                 f"| {plies}-ply | {len(chosen)} | {rate_ours:,.0f} | {rate_alone:,.0f} "
-                f"| {rate_ours / rate_alone:.2f} |",
+                f"| {rate_ours / rate_alone:.2f} | {ours_cpu / len(chosen):.3f} "
+                f"| {alone_cpu / len(chosen):.3f} | {alone_cpu / ours_cpu:.2f} |",
                 flush=True,
             )
         print(f"\n{per_match:.0f} decisions analysed per match")

@@ -171,6 +171,7 @@ def analyse_match(
         {"mat": mat_text, "plies": plies, "jacoby": jacoby, "candidates": candidates},
         timeout=timeout,
         on_progress=progress,
+        keep=True,  # one gnubg kept for every match a worker analyses: its start paid once
     )
     length = int(answer["match-info"]["match-length"])
     games = answer["games"]

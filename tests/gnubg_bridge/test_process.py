@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,67 @@ def test_the_bridge_pulls_in_no_django() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: A script that answers with its input and the id of the gnubg process that ran it.
+WHO = process.PRELUDE + (
+    "import os\n"
+    "data = bridge_input()\n"
+    "bridge_progress('running ' + str(data))\n"
+    "gnubg.command('new game')\n"
+    "bridge_answer({'pid': os.getpid(), 'data': data, 'board': len(gnubg.board()[0])})\n"
+)
+
+
+@pytest.fixture
+def kept() -> Iterator[None]:
+    """Each test starts without a kept process and leaves none behind."""
+    process.close_kept()
+    yield
+    process.close_kept()
+
+
+@pytest.mark.gnubg
+def test_the_kept_process_runs_one_script_after_another(kept: None) -> None:
+    seen: list[str] = []
+    first = process.run_script(WHO, 1, timeout=60, on_progress=seen.append, keep=True)
+    second = process.run_script(WHO, 2, timeout=60, on_progress=seen.append, keep=True)
+    assert (first["data"], second["data"]) == (1, 2)
+    assert first["board"] == second["board"] == 25
+    assert seen == ["running 1", "running 2"]
+    assert first["pid"] == second["pid"]  # gnubg started once
+    once = process.run_script(WHO, 3, timeout=60)
+    assert once["pid"] != first["pid"]  # without keep, a process of its own as before
+
+
+@pytest.mark.gnubg
+def test_a_script_that_fails_in_the_kept_process_is_an_error_and_the_next_runs(
+    kept: None,
+) -> None:
+    first = process.run_script(WHO, 1, timeout=60, keep=True)
+    broken = process.PRELUDE + "raise ValueError('no position here')\n"
+    with pytest.raises(process.GnubgError, match="no position here"):
+        process.run_script(broken, {}, timeout=60, keep=True)
+    after = process.run_script(WHO, 2, timeout=60, keep=True)
+    assert after["data"] == 2 and after["pid"] == first["pid"]
+
+
+@pytest.mark.gnubg
+def test_a_kept_process_past_its_time_is_killed_and_replaced(kept: None) -> None:
+    first = process.run_script(WHO, 1, timeout=60, keep=True)
+    slow = process.PRELUDE + "import time\ntime.sleep(60)\nbridge_answer(1)\n"
+    with pytest.raises(process.GnubgError, match="within 1 s"):
+        process.run_script(slow, {}, timeout=1, keep=True)
+    after = process.run_script(WHO, 2, timeout=60, keep=True)
+    assert after["data"] == 2 and after["pid"] != first["pid"]
+
+
+@pytest.mark.gnubg
+def test_a_second_thread_gets_a_process_of_its_own_while_the_kept_one_is_busy(
+    kept: None,
+) -> None:
+    first = process.run_script(WHO, 1, timeout=60, keep=True)
+    with process._kept_lock:  # as while another thread's analysis runs in it
+        meanwhile = process.run_script(WHO, 2, timeout=60, keep=True)
+    assert meanwhile["data"] == 2 and meanwhile["pid"] != first["pid"]
+    assert process.run_script(WHO, 3, timeout=60, keep=True)["pid"] == first["pid"]
