@@ -150,11 +150,11 @@ def _board(position: Position, side: Color) -> dict[str, Any]:
     }
 
 
-EVENT_FIELDS = ("ply", "kind", "color", "die1", "die2", "notation", "value", "created_at")
+EVENT_FIELDS = ("ply", "kind", "color", "die1", "die2", "notation", "value", "created_at", "took")
 
 
 def _event(row: tuple[Any, ...]) -> dict[str, Any]:
-    ply, kind, color, die1, die2, notation, value, created_at = row
+    ply, kind, color, die1, die2, notation, value, created_at, took = row
     return {
         "ply": ply,
         "kind": kind,
@@ -163,6 +163,7 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
         "notation": notation,
         "value": value,
         "created_at": created_at,
+        "took_seconds": None if took is None else took.total_seconds(),
     }
 
 

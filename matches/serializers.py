@@ -347,10 +347,14 @@ class PlaySerializer(serializers.Serializer):
 class EventSerializer(serializers.ModelSerializer):
     color = serializers.SerializerMethodField()
     dice = serializers.SerializerMethodField()
+    took_seconds = serializers.SerializerMethodField(
+        help_text="On a live clock, how long the player took for this action (a move, a "
+        "pass, a double or an answer), from the start of their turn; null otherwise."
+    )
 
     class Meta:
         model = GameEvent
-        fields = ["ply", "kind", "color", "dice", "notation", "value", "created_at"]
+        fields = ["ply", "kind", "color", "dice", "notation", "value", "created_at", "took_seconds"]
         read_only_fields = fields
 
     @extend_schema_field(OptionalColorField())
@@ -364,6 +368,10 @@ class EventSerializer(serializers.ModelSerializer):
     )
     def get_dice(self, event: GameEvent) -> list[int] | None:
         return list(event.dice) if event.dice else None
+
+    @extend_schema_field(serializers.FloatField(allow_null=True))
+    def get_took_seconds(self, event: GameEvent) -> float | None:
+        return None if event.took is None else event.took.total_seconds()
 
 
 class ReservesSerializer(serializers.Serializer):

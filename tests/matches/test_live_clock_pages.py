@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from challenges import services as challenge_services
 from matches.models import Game, Match
 from tests.matches.api_helpers import token_client
 from tests.matches.clock_helpers import NOW, start_game, white_opens
@@ -57,6 +58,8 @@ def test_the_api_shows_the_live_clock_and_offers_the_claim_once_it_has_fallen(
     assert live["delay_seconds"] == 11 and live["reserve_seconds"] == {"white": 90, "black": 90}
     assert live["fallen"] and live["time_left_seconds"] == 0
     assert "claim_time" in body["actions"]
+    took = [(e["kind"], e["took_seconds"]) for e in body["events"] if e["took_seconds"] is not None]
+    assert took == [("move", 0.0)]  # the record keeps the clock: alice moved at once
     assert (
         "claim_time" not in token_client(opponent).get(f"/api/games/{game.pk}/").json()["actions"]
     )
@@ -134,3 +137,16 @@ def test_a_refused_claim_button_answers_409_in_the_players_language(
     stale = client_for(player).post(reverse("game_claim_time", args=[game.pk]), {"ply": 1})
     assert stale.status_code == 409
     assert Match.objects.get(pk=game.match_id).bank_black == timedelta(seconds=90)
+
+
+def test_the_match_page_and_the_challenges_name_the_live_clock(
+    monkeypatch: pytest.MonkeyPatch, player: User, opponent: User
+) -> None:
+    game = bob_on_turn(monkeypatch, player, opponent, long_ago=True, length=3)
+    page = Client().get(reverse("match_detail", args=[game.match_id])).content.decode()
+    assert "live clock: 11 s a turn, then a 90 s reserve" in page
+    challenge_services.challenge_create(
+        challenger=opponent, now=timezone.now(), live_delay=8, live_reserve=60
+    )
+    challenges = client_for(player).get(reverse("challenge_list")).content.decode()
+    assert "live clock: 8 s a turn, then a 60 s reserve" in challenges
