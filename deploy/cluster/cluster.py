@@ -180,19 +180,21 @@ class Cluster:
         self._add_mail()
         self.start("mail")
         wait_for(lambda: port_open(HOSTS["mail"].address, SMTP_PORT), 30, "the mail sink")
+        static = self._background(["manage.py", "collectstatic", "--noinput", "-v0"])
         self.manage("migrate", "--noinput", "-v0")
-        self.manage("collectstatic", "--noinput", "-v0")
         self.manage("create_bots")
+        if static.wait(600) != 0:
+            raise RuntimeError("collectstatic failed")
         for name in ("web1", "web2"):
             self._add_web(name)
             self.start(name)
-        for name in ("web1", "web2"):
-            self.wait_web(name)
         self._add_workers()
         for name in ("analysis@work1", "bots@work1", "mail@work2", "beat@work2"):
             self.start(name)
         self._add_lb()
         self.start("lb")
+        for name in ("web1", "web2"):
+            self.wait_web(name)
         wait_for(self.lb_ready, 30, "the load balancer")
         self.say(f"cluster built in {time.monotonic() - started:.1f} s; site at http://{SITE}/")
 
@@ -221,8 +223,16 @@ class Cluster:
     def teardown(self, *, quiet: bool = False) -> None:
         """Stop every service, remove the hosts and the bridge, and the work directory
         (its logs are kept by ``keep_logs`` first when asked)."""
-        for service in reversed(list(self.services.values())):
-            service.stop(grace=5)
+        services = list(self.services.values())
+        for service in services:
+            service.signal(signal.SIGTERM)
+        deadline = time.monotonic() + 5
+        for service in services:
+            if service.process is not None:
+                try:
+                    service.process.wait(max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    service.kill()
         hosts.destroy_network()
         if self.workdir.exists():
             shutil.rmtree(self.workdir, ignore_errors=True)
@@ -277,14 +287,16 @@ class Cluster:
         )
         self.start("db")
         wait_for(lambda: port_open(HOSTS["db"].address, DB_PORT), 60, "PostgreSQL")
-        subprocess.run(
-            HOSTS["db"].command(
-                ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"]
-                + [str(PG_BIN / "psql"), "-h", str(run_dir), "-p", str(DB_PORT)]
-                + ["-U", "postgres", "-c", "CREATE DATABASE backgammon"]
-            ),
-            check=True,
-            capture_output=True,
+        create = HOSTS["db"].command(
+            ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"]
+            + [str(PG_BIN / "psql"), "-h", str(run_dir), "-p", str(DB_PORT)]
+            + ["-U", "postgres", "-c", "CREATE DATABASE backgammon"]
+        )
+        # The port opens before the server accepts sessions ("starting up"): try again.
+        wait_for(
+            lambda: subprocess.run(create, capture_output=True).returncode == 0,
+            60,
+            "PostgreSQL to create the database",
         )
 
     def _start_redis(self) -> None:
@@ -406,6 +418,17 @@ class Cluster:
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
         return done.stdout
+
+    def _background(self, argv: list[str]) -> subprocess.Popen[bytes]:
+        """A command of the site on ``work2`` that runs while the build goes on."""
+        with (self.logs / "build.log").open("ab") as out:
+            return subprocess.Popen(
+                HOSTS["work2"].command([sys.executable, *argv]),
+                cwd=ROOT,
+                env=self.worker_env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
 
     def manage(self, *args: str, timeout: float = 600) -> str:
         return self.run_site(["manage.py", *args], timeout=timeout)

@@ -1,5 +1,6 @@
 """The cluster's ``mail`` host: an SMTP server (aiosmtpd) that accepts every message and
-records it, one JSON line each (to, subject, the ``X-Notification`` row it delivers), in
+records it, one JSON line each (to, subject, the ``X-Notification`` row it delivers, a
+hash of its content), in
 a file that survives the sink's restarts, so the season can count what arrived.
 
     python3 -m deploy.cluster.mailsink ADDRESS PORT FILE
@@ -7,6 +8,7 @@ a file that survives the sink's restarts, so the season can count what arrived.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -28,11 +30,19 @@ class Recorder:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         message = message_from_bytes(envelope.content, policy=default_policy)
+        # What the message says (its parts, not Date or Message-ID): the same row sent
+        # twice says the same; a turn notice refreshed for a later turn shows another board.
+        content = hashlib.sha256()
+        for part in message.walk():
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                content.update(payload)
         line = json.dumps(
             {
                 "to": list(envelope.rcpt_tos),
                 "subject": str(message.get("Subject", "")),
                 "notification": message.get("X-Notification"),
+                "content": content.hexdigest(),
             }
         )
         with self.lock, open(self.path, "a", encoding="utf-8") as out:

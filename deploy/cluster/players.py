@@ -29,6 +29,8 @@ import requests
 VARIANTS = ["standard"] * 6 + ["nackgammon", "hypergammon"]
 #: Match lengths drawn for a challenge (0: a money session, resigned after three games).
 LENGTHS = [1, 1, 1, 1, 3, 3, 5, 7, 9, 0]
+#: A client's own matches in play at once (besides tournament matches and chouettes).
+TABLES = 5
 
 
 class Traffic:
@@ -166,7 +168,13 @@ class Client(threading.Thread):
             self.tables.append(table)
 
     def _fill_tables(self) -> None:
+        """New challenges while fewer than :data:`TABLES` of the client's own matches are in
+        play: on a loaded machine a few tables at a time finish matches (analysis, the
+        tournaments' next rounds) where many would all stay half-played."""
         while len(self.idle) >= 2 and not self.stop.is_set():
+            own = [t for t in self.tables if t.kind in {"match", "money", "bot"}]
+            if len(own) >= TABLES:
+                return
             white = self.idle.pop(self.random.randrange(len(self.idle)))
             if self.random.random() < 0.15 and self.cast["bots"]:
                 self._challenge(white, self.random.choice(self.cast["bots"]), bot=True)
@@ -304,7 +312,7 @@ class Client(threading.Thread):
                 "message", outcome, user=user, game=table.game, text=text, status=status
             )
         over = table.kind == "money" and table.games_played >= 3
-        if "resign" in actions and (over or (table.kind == "match" and chance < 0.004)):
+        if "resign" in actions and (over or (table.kind == "match" and chance < 0.01)):
             self.act(
                 table,
                 user,

@@ -241,6 +241,7 @@ class Season:
         self.journals.mkdir(parents=True)
         self.clients: list[Client] = []
         self.report: dict[str, Any] = {}
+        self.sockets = {"pushes": 0, "reconnections": 0}
 
     # ------------------------------------------------------------------ the cast
 
@@ -371,28 +372,66 @@ class Season:
                     self.clients[turn % len(self.clients)].add_table(table)
                     turn += 1
 
+    # ------------------------------------------------------------------ a spectator's socket
+
+    def watch_sockets(self) -> None:
+        """A spectator's socket through ``lb`` (``/ws/live/``) follows games in play; the
+        moves sent through either web host reach it through Channels' Redis layer. The
+        pushes heard and the reconnections (a host killed, Redis cut) are reported."""
+        from websockets.sync.client import connect
+
+        while not self.stop.is_set():
+            try:
+                with connect(
+                    f"ws://{SITE}/ws/live/",
+                    additional_headers={"Origin": BASE},
+                    open_timeout=5,
+                    close_timeout=1,
+                ) as socket:
+                    followed: set[int] = set()
+                    while not self.stop.is_set():
+                        if len(followed) < 8:
+                            games = {t.game for c in self.clients for t in list(c.tables) if t.game}
+                            new = sorted(games - followed)[: 8 - len(followed)]
+                            if new:
+                                socket.send(json.dumps({"follow": [f"game.{g}" for g in new]}))
+                                followed |= set(new)
+                        try:
+                            message = json.loads(socket.recv(timeout=2))
+                        except TimeoutError:
+                            continue
+                        if message.get("kind") != "following":
+                            self.sockets["pushes"] += 1
+            except Exception:  # noqa: BLE001 - a dropped socket opens again, and is counted
+                self.sockets["reconnections"] += 1
+                self.stop.wait(1)
+
     # ------------------------------------------------------------------ the run
 
     def run(self) -> dict[str, Any]:
         args = self.args
+        began = time.time()
         cast = self.seed()
         self.setup(cast)
+        self.say(f"cast seeded and seated in {time.time() - began:.1f} s")
         for client in self.clients:
             client.start()
         watcher = threading.Thread(target=self.watch_tournaments, args=(cast,), daemon=True)
         watcher.start()
+        threading.Thread(target=self.watch_sockets, name="socket", daemon=True).start()
         bench: dict[str, Any] = {}
         if args.bench_seconds:
-            time.sleep(5)
-            self.cluster.haproxy("disable server web/web2")
-            start = time.time()
+            # Warm-up (the first challenges, accepts and games), then two web hosts, one,
+            # and two again: the tables change as they play, so both orders are seen.
             time.sleep(args.bench_seconds)
-            bench["one web host"] = moves_between(self.traffic, start, time.time())
-            self.cluster.haproxy("enable server web/web2")
-            time.sleep(2)
-            start = time.time()
-            time.sleep(args.bench_seconds)
-            bench["two web hosts"] = moves_between(self.traffic, start, time.time())
+            for phase, hosts_up in enumerate((2, 1, 2)):
+                self.cluster.haproxy(f"{'enable' if hosts_up == 2 else 'disable'} server web/web2")
+                time.sleep(2)
+                start = time.time()
+                time.sleep(args.bench_seconds)
+                bench[f"{phase + 1}: {hosts_up} web host{'s' if hosts_up > 1 else ''}"] = (
+                    moves_between(self.traffic, start, time.time())
+                )
             self.say(f"bench: {bench}")
         season_start = time.time()
         seconds = args.minutes * 60
@@ -407,12 +446,15 @@ class Season:
         season_end = time.time()
         self.say("season over; draining the queues")
         drained = self.drain()
+        self.say(f"queues drained in {drained:.1f} s; checking the invariants")
+        began = time.time()
         self.cluster.run_site(
             ["-m", "deploy.cluster.verify", str(self.journals), str(self.cluster.mail_file)]
             + [str(self.out / "verify.json")],
             timeout=900,
         )
         verified = json.loads((self.out / "verify.json").read_text())
+        self.say(f"invariants checked in {time.time() - began:.1f} s")
         errors_5xx = self.server_errors(faults.windows)
         actions: dict[str, int] = {}
         for client in self.clients:
@@ -426,7 +468,8 @@ class Season:
             "faults": faults.windows,
             "fault_errors": faults.errors,
             "server_errors": errors_5xx,
-            "drained_s": drained,
+            "drained_s": round(drained, 1),
+            "websocket": dict(self.sockets),
             "actions": actions,
             "client_errors": sum((c.errors for c in self.clients), [])[:20],
             **verified,
@@ -447,14 +490,16 @@ class Season:
     def server_errors(self, windows: list[dict[str, Any]]) -> dict[str, Any]:
         """5xx and unanswered requests, inside a fault's window (start to healed + 5 s)
         and outside any."""
-        inside: dict[str, int] = {}
+        inside: dict[str, dict[str, int]] = {}
         outside = 0
         with self.traffic.lock:
             bad = [r for r in self.traffic.requests if r[2] == 0 or r[2] >= 500]
-        for at, _kind, _status, _ in bad:
+        for at, _kind, status, _ in bad:
             for window in windows:
                 if window["start"] <= at <= window["healed"] + 5:
-                    inside[window["fault"]] = inside.get(window["fault"], 0) + 1
+                    seen = inside.setdefault(window["fault"], {})
+                    name = str(status) if status else "no answer"
+                    seen[name] = seen.get(name, 0) + 1
                     break
             else:
                 outside += 1
@@ -467,6 +512,7 @@ def ok(report: dict[str, Any]) -> bool:
         all(check["ok"] for check in report.get("checks", []))
         and report["server_errors"]["outside_faults"] == 0
         and not report["fault_errors"]
+        and report["websocket"]["pushes"] > 0
     )
 
 

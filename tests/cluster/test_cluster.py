@@ -73,5 +73,6 @@ def test_a_short_season_with_a_web_host_killed_and_redis_cut_loses_nothing(
     assert report["server_errors"]["outside_faults"] == 0, report["server_errors"]
     assert report["actions"].get("move:ack", 0) > 50, report["actions"]
     assert report["actions"].get("challenge:ack", 0) > 0, report["actions"]
+    assert report["websocket"]["pushes"] > 0, "no push reached a socket through lb"
     assert not WORKDIR.exists(), "the cluster's work directory outlived its tear-down"
     assert not hosts.namespaces(), "the cluster's hosts outlived its tear-down"
