@@ -79,7 +79,7 @@ from .match import (
     can_lose_backgammon,
     classify_win,
 )
-from .play import PASS, Play, Step, format_steps, legal_plays, parse_play
+from .play import PASS, Play, Step, format_steps, legal_plays, parse_play, played_from
 from .position import CHECKERS, BoardView, Color, Position, Variant
 
 __all__ = [
@@ -155,6 +155,7 @@ __all__ = [
     "match_key_from_id",
     "opening_roll",
     "parse_play",
+    "played_from",
     "position_from_id",
     "position_id",
 ]

@@ -52,6 +52,7 @@ __all__ = [
     "format_steps",
     "format_point",
     "parse_play",
+    "played_from",
 ]
 
 #: The canonical text of the empty play (a turn with no legal move).
@@ -411,6 +412,56 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
             "That text fits more than one play: name the point where you hit, e.g. 13/7*/1."
         )
     raise _explain(position, dice, paths, plays, wanted)
+
+
+def played_from(position: Position, text: str) -> Position:
+    """The position a play was made from: ``position`` is the one it reached (the mover's
+    view, before the turn passes) and ``text`` its canonical text (:func:`format_steps`).
+
+    Each checker's path is walked back, and each checker hit (a point marked ``*``) is
+    put back from the bar on its point. With the position before, :func:`parse_play`
+    gives the play's steps without replaying the game that led there. Raises
+    ``ValueError`` for a text that cannot have reached ``position``.
+
+    >>> start = Position.start()
+    >>> play = parse_play(start, (6, 4), "24/18 13/9")
+    >>> hit = parse_play(play.position.mirror(), (6, 1), "13/7* 7/6")
+    >>> str(hit)
+    '13/7*/6'
+    >>> played_from(hit.position, str(hit)) == play.position.mirror()
+    True
+    """
+    if text.strip().lower() == PASS:
+        return position
+    points = list(position.points)
+    bar = list(position.bar)
+    off = list(position.off)
+    hits: set[int] = set()
+    for token in text.split():
+        match = _TOKEN.match(token.lower())
+        if not match:
+            raise ValueError(f"{token!r} is not a move")
+        named = match.group(1).split("/")
+        path = [_read_point(p.rstrip("*")) for p in named]
+        hits.update(point for name, point in zip(named, path, strict=True) if name.endswith("*"))
+        count = int(match.group(2) or 1)
+        source, dest = path[0], path[-1]
+        if dest == OFF:
+            off[0] -= count
+        else:
+            points[dest - 1] -= count
+        if source == BAR:
+            bar[0] += count
+        else:
+            points[source - 1] += count
+    for point in hits:
+        if not 1 <= point <= 24 or points[point - 1] != 0:
+            raise ValueError(f"no checker can have been hit on point {point}")
+        points[point - 1] = -1
+        bar[1] -= 1
+    if min(points) < -15 or any(n < 0 for n in (*bar, *off)):
+        raise ValueError(f"{text!r} cannot have reached this position")
+    return Position(tuple(points), (bar[0], bar[1]), (off[0], off[1]), position.turn)
 
 
 def _explain(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -220,28 +220,41 @@ def game_messages(game: Game, user: object) -> list[GameMessage] | None:
     )
 
 
+def _awaits(user: User) -> Q:
+    """The games ``user`` must act in, of their live games: theirs to act, and not held
+    (a held board waits for others' decisions, not its player's)."""
+    return Q(held=False) & (Q(match__white=user, turn=0) | Q(match__black=user, turn=1))
+
+
 def games_awaiting(user: User) -> QuerySet[Game]:
-    """Live games where ``user`` must act, the most urgent first (a held board waits for
-    others' decisions, not its player's)."""
+    """Live games where ``user`` must act, the most urgent first."""
+    return games_of(user).filter(_awaits(user))
+
+
+def games_of(user: User) -> QuerySet[Game]:
+    """Every live game of ``user``, sorted by time left; each annotated ``awaiting``,
+    whether it waits for them (what :func:`games_awaiting` keeps): the dashboard's two
+    lists from one query."""
     return (
         Game.objects.exclude(state=Game.State.FINISHED)
-        .exclude(held=True)
-        .filter(
-            Q(match__white=user, turn=0) | Q(match__black=user, turn=1),
-            match__status=Match.Status.PLAYING,
-        )
+        .filter(Q(match__white=user) | Q(match__black=user), match__status=Match.Status.PLAYING)
+        .annotate(awaiting=ExpressionWrapper(_awaits(user), output_field=BooleanField()))
         .select_related("match", "match__white", "match__black")
         .order_by("deadline_at", "pk")
     )
 
 
-def games_of(user: User) -> QuerySet[Game]:
-    """Every live game of ``user``, sorted by time left."""
+def game_awaits(game: Game, user: object) -> bool:
+    """Whether ``game`` (its match and players loaded) is one of :func:`games_awaiting`
+    of ``user``, read off the row without a query."""
+    match = game.match
+    color = match.color_of(user)
     return (
-        Game.objects.exclude(state=Game.State.FINISHED)
-        .filter(Q(match__white=user) | Q(match__black=user), match__status=Match.Status.PLAYING)
-        .select_related("match", "match__white", "match__black")
-        .order_by("deadline_at", "pk")
+        color is not None
+        and not game.is_finished
+        and not game.held
+        and game.turn == int(color)
+        and match.status == Match.Status.PLAYING
     )
 
 

@@ -9,6 +9,7 @@ with the HTTP status it carries.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -26,7 +27,7 @@ from accounts.models import User
 from accounts.requests import signed_in_user
 from backgammon.errors import InvalidAction, ServiceError
 from backgammon.inputs import positive_int
-from gammon import Color, Play, Position, RulesError, parse_play
+from gammon import Color, Play, Position
 
 from . import chat, endings, game_banner, resign_page, resignations, selectors, turns
 from .board_svg import (
@@ -39,8 +40,8 @@ from .board_svg import (
 )
 from .forms import GameActionForm, GameMessageForm
 from .models import Game, GameEvent, GameMessage, Match
-from .record_rows import record_lines, record_rows, record_steps
-from .replay import ReplayError, replay_events
+from .record_rows import last_move_replayed, record_lines, record_page, record_rows, record_steps
+from .replay import ReplayError
 from .signals import game_shown
 
 SWAP_DICE = "matches.swap_dice"
@@ -174,7 +175,7 @@ def game_ply(request: HttpRequest, game_id: int) -> JsonResponse:
 def game_board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board alone, as an SVG file (for links and e-mails)."""
     game = _load_game(game_id)
-    last_move = _last_move(game, list(game.events.all()))
+    last_move = record_page(game).last_move
     svg = board_svg(game, **_board_view(request, game), last_move=last_move)
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
@@ -208,20 +209,27 @@ def _render_game(
     actions = selectors.game_actions(game, user)
     legal = selectors.game_plays(game) if "move" in actions else []
     plays = [str(play) for play in legal]
-    events = list(game.events.all())
     board = _board_view(request, game)
     shown_ply = _shown_ply(request, game)
-    last_move = _last_move(game, events, shown_ply)
+    record_html = None
     if shown_ply is None:
+        # The record as it stands: one cache read while the game waits (record_page).
+        page = record_page(game)
+        record, record_html, last_move = page.lines, page.rows_html, page.last_move
         svg = board_svg(game, **board, last_move=last_move)
     else:
+        events = list(game.events.all())
+        record = record_lines(events, match)
+        last_move = last_move_replayed(game, events, shown_ply)
         svg = _board_at(game, events, shown_ply, board, last_move)
-    record = record_lines(events, match)
+    # The games waiting for a signed-in viewer: counted once, for the header's badge
+    # and, when this is one of them, the "next game" link's "n more".
+    waiting = None
     awaiting_elsewhere = 0
-    if color is not None:
-        awaiting_elsewhere = (
-            selectors.games_awaiting(signed_in_user(request)).exclude(pk=game.pk).count()
-        )
+    if user.is_authenticated:
+        waiting = selectors.games_awaiting(signed_in_user(request)).count()
+        if color is not None:
+            awaiting_elsewhere = waiting - int(selectors.game_awaits(game, user))
     on_turn = match.player(game.turn_color)
     away = {} if game.is_finished else selectors.vacations_current([on_turn.pk], timezone.now())
     play_value = ""
@@ -249,7 +257,9 @@ def _render_game(
         ),
         "swap_dice": board["swap_dice"],
         "record": record,
-        "record_rows": record_rows(record),
+        # Laid out only when the template draws them (a past position, analysis marks).
+        "record_rows": partial(record_rows, record),
+        "record_html": record_html,
         "record_steps": record_steps(record, game, shown_ply),
         "status_line": game_banner.status_line(game),
         **game_banner.banner_context(game, color, actions),
@@ -258,6 +268,7 @@ def _render_game(
         **_resign_context(game, user, color, actions),
         "pending_resign": pending_resign,
         "awaiting_elsewhere": awaiting_elsewhere,
+        "games_waiting_count": waiting,
         "away_until": game_banner.away_until(game, away),
         "away_player": on_turn,
         "other_games": match.games.exclude(pk=game.pk).order_by("number"),
@@ -301,31 +312,6 @@ def _shown_ply(request: HttpRequest, game: Game) -> int | None:
     """The ply of a past position asked for with ``?ply=N`` (None: the current one)."""
     ply = positive_int(request.GET.get("ply"))
     return ply if ply is not None and ply < game.ply else None
-
-
-def _last_move(game: Game, events: list[GameEvent], ply: int | None = None) -> LastMove | None:
-    """The last move or pass up to ``ply`` (None: the whole record), with its steps.
-
-    The steps come from parsing the recorded notation again against the position the
-    record replays to just before it; when the record cannot be replayed, the move is
-    still told but not drawn.
-    """
-    shown = sorted((e for e in events if ply is None or e.ply <= ply), key=lambda e: e.ply)
-    kinds = (GameEvent.Kind.MOVE, GameEvent.Kind.PASS)
-    last = next((e for e in reversed(shown) if e.kind in kinds and e.color is not None), None)
-    if last is None or last.color is None:  # (the second for the type checker)
-        return None
-    dice = (last.die1, last.die2) if last.die1 and last.die2 else None
-    notation = "pass" if last.kind == GameEvent.Kind.PASS else (last.notation or "pass")
-    move = LastMove(color=Color(last.color), dice=dice, notation=notation)
-    if notation == "pass" or dice is None:
-        return move
-    try:
-        before = replay_events([e for e in shown if e.ply < last.ply], variant=game.match.variant)
-        play = parse_play(before.position(), dice, notation)
-    except (ReplayError, RulesError):
-        return move
-    return LastMove(color=move.color, dice=dice, notation=str(play), steps=tuple(play.steps))
 
 
 def _board_at(

@@ -38,6 +38,34 @@ def notifications_unread_count(user: User) -> int:
     return latest(Notification.objects.filter(recipient=user, read_at=None)).count()
 
 
+#: Where :func:`unread_count_once` keeps its count, on the request's user object.
+_UNREAD_MEMO = "_unread_notifications_count"
+
+
+def unread_count_once(user: User) -> int:
+    """:func:`notifications_unread_count` once a request: the header's badge, and the game
+    page that asks first whether anything is unread at all before marking its notices
+    read. Kept on ``user``, the request's own object (the authentication middleware loads
+    a new one for each request); marking rows read through :func:`mark_game_read_once`
+    forgets it."""
+    counted = getattr(user, _UNREAD_MEMO, None)
+    if counted is None:
+        counted = notifications_unread_count(user)
+        setattr(user, _UNREAD_MEMO, counted)
+    return int(counted)
+
+
+def mark_game_read_once(*, user: User, game: Game, now: datetime) -> int:
+    """:func:`notifications_mark_game_read` for a page shown to ``user``, skipped (no
+    UPDATE) when nothing of theirs is unread, which the header's badge counts anyway."""
+    if not unread_count_once(user):
+        return 0
+    marked = notifications_mark_game_read(user=user, game=game, now=now)
+    if marked:
+        delattr(user, _UNREAD_MEMO)  # the badge counts again
+    return marked
+
+
 def notifications_mark_read(*, user: User, now: datetime, ids: Iterable[int] | None = None) -> int:
     rows = Notification.objects.filter(recipient=user, read_at=None)
     if ids is not None:

@@ -59,7 +59,7 @@ def on_messages_shown(
 
 
 def on_game_shown(sender: type, *, game: Game, user: User, now: datetime, **kwargs: Any) -> None:
-    inbox.notifications_mark_game_read(user=user, game=game, now=now)
+    inbox.mark_game_read_once(user=user, game=game, now=now)
 
 
 def on_challenge_created(
