@@ -56,15 +56,26 @@ def progress(analysis: MatchAnalysis | None) -> dict[str, Any]:
 
 
 def summary_context(match: Match, user: object) -> dict[str, Any]:
-    """What the match page's analysis section needs."""
+    """What the match page's analysis section needs.
+
+    Whether ``user`` may ask for the analysis is read only where the section can offer
+    the button (an analysable match, neither analysed nor under way, gnubg at hand): for a
+    spectator it loads their permissions (two statements), which most pages never need.
+    """
     analysable = services.is_analysable(match)
     analysis = match_analysis(match) if analysable else None
-    players = list(analysis.players.all()) if analysis is not None and analysis.is_done else []
+    players = []
+    available = services.analysis_available()
+    button = analysable and available
+    if analysis is not None:
+        if analysis.is_done:
+            players = list(analysis.players.all())
+        button = button and not analysis.is_done and not analysis.is_pending
     return {
         "match": match,
         "analysable": analysable,
-        "available": services.analysis_available(),
+        "available": available,
         "analysis": analysis,
         "players": players,
-        "may_request": analysable and services.may_request(match, user),
+        "may_request": button and services.may_request(match, user),
     }
