@@ -286,6 +286,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "remind-players": {"task": "notifications.tasks.clock_remind_players", "schedule": 300.0},
     "sweep-email-outbox": {"task": "notifications.tasks.email_sweep", "schedule": 60.0},
     "send-digests": {"task": "notifications.tasks.email_digests", "schedule": 600.0},
+    # The dice thrown, counted from the record for the dice page (stats/dice.py).
+    "count-dice": {"task": "stats.tasks.clock_count_dice", "schedule": 60.0},
     # A bot's turn whose task was lost (the broker was down) is queued again (bots/).
     "sweep-bot-turns": {"task": "bots.tasks.bot_sweep", "schedule": 60.0},
     # An analysis whose worker died or whose task was lost is queued again (analysis/).

@@ -1,7 +1,7 @@
 r"""A game's record and how it moves on: the steps every game action is made of.
 
 An action (``matches.turns``, ``matches.endings``, ``matches.moderator_actions``)
-:func:`lock`\ s the game with its match, checks who may act, then :func:`append`\ s
+:func:`lock`\ s the game (and reads its match), checks who may act, then :func:`append`\ s
 record rows; :func:`save` writes the game row and its new events (one ``UPDATE``, one
 ``INSERT``). Each row appended moves the game on by :func:`matches.state.advance`, the
 state machine the replay check folds over the record too: the turn, the stage, the dice,
@@ -38,7 +38,7 @@ from gammon import (
 
 from . import timecontrol
 from .models import Game, GameEvent, Match, Vacation
-from .signals import dice_rolled, game_changed, turn_started
+from .signals import game_changed, turn_started
 from .state import advance
 
 if TYPE_CHECKING:
@@ -137,12 +137,15 @@ def charge_clock(
             match.save(update_fields=[field])
 
 
-def announce_turn(game: Game, now: datetime, *, actor: Color | None = None) -> None:
+def announce_turn(
+    game: Game, now: datetime, *, actor: Color | None = None, told: bool = False
+) -> None:
     """Send ``turn_started``: the player on turn must act (roll, move or answer a double),
-    unless they are ``actor``, who was on turn already."""
+    unless they are ``actor``, who was on turn already. ``told``: the caller writes the
+    player's notice of the turn itself (see the signal)."""
     if game.is_finished or (actor is not None and game.turn == int(actor)):
         return
-    turn_started.send(sender=Game, game=game, now=now)
+    turn_started.send(sender=Game, game=game, now=now, told=told)
 
 
 #: The actions that end a player's turn or answer: on a live clock each records ``took``.
@@ -222,15 +225,6 @@ def start_game(match: Match, *, number: int, state: MatchState, now: datetime) -
     )
     after_roll(game, now)  # (the start position has a play for every opening roll)
     write(game)  # one INSERT for the game, one for its record
-    dice_rolled.send(
-        sender=Game,
-        game=game,
-        now=now,
-        die1=white_die,
-        die2=black_die,
-        opening=True,
-        color=int(first),
-    )
     return game
 
 
@@ -270,38 +264,34 @@ def roll(game: Game, now: datetime, depth: int = 0) -> None:
     when the throw has no legal play."""
     die1, die2 = dice.roll()
     append(game, GameEvent.Kind.ROLL, now, color=game.turn, die1=die1, die2=die2)
-    dice_rolled.send(
-        sender=Game,
-        game=game,
-        now=now,
-        die1=die1,
-        die2=die2,
-        opening=False,
-        color=game.turn,
-    )
     after_roll(game, now, depth + 1)
 
 
 def lock_game(game_id: int, now: datetime) -> Game:
-    """Lock the game row and its match; the players come in the same query, unlocked, for
-    the checks, the notification rows and the API's response, with whether each has a
-    vacation ending after ``now`` (an ``Exists`` on the index ``vacation_user_end``), so
-    the clock reads a player's vacations only when there are some
-    (:func:`timecontrol.away_intervals_of`). A game that does not exist is a 404.
+    """Lock the game row, read by its key; its match and players come in the same query,
+    unlocked, for the checks, the notification rows and the API's response, with whether
+    each player has a vacation ending after ``now`` (an ``Exists`` on the index
+    ``vacation_user_end``), so the clock reads a player's vacations only when there are
+    some (:func:`timecontrol.away_intervals_of`). A game that does not exist is a 404.
+
+    Only the game row is locked, the one row every action writes. Whoever writes the
+    match (its clock's bank, its score, its end) locks its game in play first (the moves,
+    the endings, the expiry sweep, the moderators, a chouette's board, a tournament's
+    boards), so the game's lock orders them, and a move leaves the match row alone.
     """
     ahead = Vacation.objects.filter(ends_at__gt=now)
-    game = (
-        Game.objects.select_for_update(of=("self", "match"))
-        .select_related("match", "match__white", "match__black")
-        .annotate(
-            white_away=Exists(ahead.filter(user_id=OuterRef("match__white_id"))),
-            black_away=Exists(ahead.filter(user_id=OuterRef("match__black_id"))),
+    try:
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("match__white", "match__black")
+            .annotate(
+                white_away=Exists(ahead.filter(user_id=OuterRef("match__white_id"))),
+                black_away=Exists(ahead.filter(user_id=OuterRef("match__black_id"))),
+            )
+            .get(pk=game_id)
         )
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None:
-        raise NotFound(_("No such game."))
+    except Game.DoesNotExist:
+        raise NotFound(_("No such game.")) from None
     timecontrol.note_vacation_ahead(game.match.white, game.white_away)
     timecontrol.note_vacation_ahead(game.match.black, game.black_away)
     return game

@@ -18,14 +18,6 @@ match_finished = Signal()
 #: kwargs: ``match``, ``now``.
 match_cancelled = Signal()
 
-#: Sent whenever the server throws dice for a game, inside the same transaction.
-#: kwargs: ``game``, ``now``, ``die1``, ``die2``, ``opening`` and ``color``.
-#: For a turn's roll (``opening=False``) ``color`` (0 white, 1 black) is the player on
-#: roll. For the opening roll (``opening=True``) each side throws one die: ``die1`` is
-#: White's, ``die2`` Black's, and ``color`` is the side that won it. Tied opening
-#: throws are re-thrown by the engine and are not reported.
-dice_rolled = Signal()
-
 #: Sent once for a batch of match-play games that the expiry sweep ended on time
 #: (``matches.endings.games_time_out_batch``), instead of ``game_finished`` and
 #: ``match_finished`` for each: each game ended its match. kwargs: ``games`` (the
@@ -36,7 +28,9 @@ games_timed_out = Signal()
 #: Sent when a game waits for a player who was not on turn before: the opponent after
 #: a move or a double, the doubler after a take (their roll thrown), the first player
 #: of a new game. ``game.turn`` and ``game.state`` (``rolling``, ``moving`` or
-#: ``doubled``) say who must do what. kwargs: ``game``, ``now``.
+#: ``doubled``) say who must do what. kwargs: ``game``, ``now``, and ``told`` (True when
+#: the change that started the game writes the player's notice of it itself, with its
+#: own notices in one ``INSERT``: a tournament's new match).
 turn_started = Signal()
 
 #: Sent whenever a game's row and its new record rows are written (``record.write``, the

@@ -25,20 +25,21 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     DRF's own lookup (the token with its user) also says whether a suspension is in force
     (``Exists`` over :func:`moderation.selectors.suspensions_in_force`, the definition the
-    middleware and the log-in use), so a bot's request costs one query; only a suspended
-    player's reads the suspension itself, for its message.
+    middleware and the log-in use), so a bot's request costs one query, by the token's key
+    (no ``ORDER BY``); only a suspended player's reads the suspension itself, for its
+    message. Nothing is cached: a token revoked or regenerated is refused at once.
     """
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         suspended = suspensions_in_force(timezone.now()).filter(user_id=OuterRef("user_id"))
-        token = (
-            Token.objects.select_related("user")
-            .annotate(suspended=Exists(suspended))
-            .filter(key=key)
-            .first()
-        )
-        if token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        try:
+            token = (
+                Token.objects.select_related("user")
+                .annotate(suspended=Exists(suspended))
+                .get(key=key)
+            )
+        except Token.DoesNotExist:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         if token.suspended:

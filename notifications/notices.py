@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from accounts.models import User
 from challenges.models import Challenge
@@ -29,22 +30,29 @@ def notice_turn(game: Game, now: datetime) -> Notification:
     (``your_turn``), or answer a double.
 
     The other player has just acted: what they were told of their turn is over."""
+    notifications_turn_over(games=[game], user=game.match.player(game.turn_color.other), now=now)
+    return notify(now=now, **turn_notice(game))
+
+
+def turn_notice(game: Game) -> dict[str, Any]:
+    """The notice of :func:`notice_turn`, as an item of
+    :func:`~notifications.outbox.notify_many`: for the first turn of a game started in
+    the same change, which has no notice to refresh or to read yet, and writes it with
+    the change's other notices in one ``INSERT`` (a tournament's new match)."""
     match = game.match
     color = game.turn_color
     doubled = game.state == Game.State.DOUBLED
-    notifications_turn_over(games=[game], user=match.player(color.other), now=now)
-    return notify(
-        recipient=match.player(color),
-        kind=Kind.DOUBLE_OFFERED if doubled else Kind.YOUR_TURN,
-        now=now,
-        game=game,
-        payload={
+    return {
+        "recipient": match.player(color),
+        "kind": Kind.DOUBLE_OFFERED if doubled else Kind.YOUR_TURN,
+        "game": game,
+        "payload": {
             "opponent": match.player(color.other).public_name,
             "cube": game.cube_value * 2,
             **({"chouette": True} if match.chouette else {}),
             **_resign_offer(game),
         },
-    )
+    }
 
 
 def _resign_offer(game: Game) -> dict[str, int]:

@@ -122,9 +122,13 @@ def notify(
 
 def notify_many(items: Iterable[dict[str, Any]], *, now: datetime) -> list[Notification]:
     """:func:`notify` for several rows at once (each item its keyword arguments but ``now``):
-    written in one ``bulk_create``. No turn notices: they are refreshed one by one."""
+    written in one ``bulk_create``. A turn notice only for a game started now (its first
+    turn: nothing to refresh yet); the others are refreshed one by one (:func:`notify`)."""
     rows = [_notification(now=now, **item) for item in items]
-    assert not any(row.game_id is not None and row.kind in TURN_KINDS for row in rows)
+    assert not any(
+        row.game is not None and row.kind in TURN_KINDS and row.game.started_at != now
+        for row in rows
+    ), "a turn notice of a game in play is refreshed by notify(), not added"
     Notification.objects.bulk_create(rows)
     _announce(rows, now)
     return rows

@@ -26,8 +26,11 @@ from matches.models import Game, GameMessage, Match
 from . import inbox, notices
 
 
-def on_turn_started(sender: type, *, game: Game, now: datetime, **kwargs: Any) -> None:
-    notices.notice_turn(game, now)
+def on_turn_started(
+    sender: type, *, game: Game, now: datetime, told: bool = False, **kwargs: Any
+) -> None:
+    if not told:  # else the sender writes the notice with its own (notices.turn_notice)
+        notices.notice_turn(game, now)
 
 
 def on_draw_offered(

@@ -12,10 +12,10 @@ class StatsConfig(AppConfig):
 
         ``matches`` never imports ``stats``: it sends its signals inside the transaction
         that changed the game, and the receivers here write in that same transaction.
+        The dice are counted from the record by the beat (:mod:`stats.dice`).
         """
         from challenges.signals import rating_asked
         from matches.signals import (
-            dice_rolled,
             game_finished,
             games_timed_out,
             match_cancelled,
@@ -28,5 +28,4 @@ class StatsConfig(AppConfig):
         match_finished.connect(receivers.on_match_finished, dispatch_uid="stats.match_finished")
         games_timed_out.connect(receivers.on_games_timed_out, dispatch_uid="stats.games_timed_out")
         match_cancelled.connect(receivers.on_match_cancelled, dispatch_uid="stats.match_cancelled")
-        dice_rolled.connect(receivers.on_dice_rolled, dispatch_uid="stats.dice_rolled")
         rating_asked.connect(receivers.on_rating_asked, dispatch_uid="stats.rating_asked")

@@ -3,8 +3,9 @@
 The statistics pages read only these small tables, never the games table, so they
 cost the same at two thousand games as at two million. Each counter is one row,
 incremented (``UPDATE … SET count = count + n``, :func:`stats.services.bump`) in the
-transaction that ended the game (or threw the dice), so concurrent finishes never lose
-a count and a rolled-back game never leaves one behind.
+transaction that ended the game, so concurrent finishes never lose a count and a
+rolled-back game never leaves one behind. The dice are counted after the fact, from the
+record, by the beat (:mod:`stats.dice`), up to the event its :class:`Cursor` names.
 """
 
 from __future__ import annotations
@@ -62,6 +63,20 @@ class Counter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id or 'site'} {self.key}={self.count}"
+
+
+class Cursor(models.Model):
+    """How far a count kept from the record has got: every event up to ``event_id`` is
+    counted, and ``counted_until`` is the moment the figures are fresh to (the page says
+    it). One row per count, by ``name``; the dice's is ``dice`` (:mod:`stats.dice`), made
+    by the migration at the record's last event, which the receivers had counted then."""
+
+    name = models.CharField(max_length=40, unique=True)
+    event_id = models.BigIntegerField(default=0)
+    counted_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name}: events up to {self.event_id}"
 
 
 class PlayerStats(models.Model):

@@ -33,22 +33,6 @@ def on_match_cancelled(sender: type, *, match: Match, now: datetime, **kwargs: A
     services.stats_match_cancelled(match=match, now=now)
 
 
-def on_dice_rolled(
-    sender: type,
-    *,
-    game: Game,
-    now: datetime,
-    die1: int,
-    die2: int,
-    opening: bool,
-    color: int,
-    **kwargs: Any,
-) -> None:
-    services.stats_dice_rolled(
-        game=game, die1=die1, die2=die2, opening=opening, color=color, now=now
-    )
-
-
 def on_rating_asked(sender: type, *, user: Any, **kwargs: Any) -> float:
     """A seek's rating range asks for ``user``'s rating (``challenges.signals``)."""
     return selectors.ratings_of([user.pk])[user.pk]

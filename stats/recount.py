@@ -1,9 +1,10 @@
 """Recount every counter from the games, matches and events tables, and compare.
 
-The counters are kept by the signal receivers; this is the independent check that
-they agree with the record. It groups the finished games and matches (and the
-roll events) in the database and feeds each group through the same key functions
-the receivers use, so a key is spelt in one place. Which matches count at all (not a
+The counters are kept by the signal receivers (the dice by the beat, :mod:`stats.dice`);
+this is the independent check that they agree with the record. It groups the finished
+games and matches (and the roll events up to the dice's cursor) in the database and
+feeds each group through the same key functions the receivers use, so a key is spelt in
+one place. Which matches count at all (not a
 chouette's board) is said once too: :func:`~stats.services.counted` filters here by the
 field the receivers' :func:`~stats.services.counts` reads.
 
@@ -21,6 +22,7 @@ from django.db.models import Count, Max, Sum
 
 from matches.models import Game, GameEvent, Match
 
+from .dice import dice_cursor, dice_expected
 from .maths import INITIAL_RATING
 from .models import Counter, PlayerStats, RatingHistory
 from .services import (
@@ -29,7 +31,6 @@ from .services import (
     counted,
     game_counter_keys,
     match_counter_keys,
-    roll_key,
 )
 
 CounterKey = tuple[int | None, str]
@@ -50,7 +51,8 @@ class Difference:
 
 
 def counters_expected() -> dict[CounterKey, int]:
-    """Every counter's value, recounted from the record."""
+    """Every counter's value, recounted from the record (the dice up to the dice's
+    cursor: :mod:`stats.dice`)."""
     expected: dict[CounterKey, int] = defaultdict(int)
     games = (
         counted(Game.objects.all(), "match")
@@ -84,32 +86,11 @@ def counters_expected() -> dict[CounterKey, int]:
             variant=variant, white_id=white_id, black_id=black_id, result=result
         ):
             expected[key] += n
-    rolls = GameEvent.objects.filter(kind=GameEvent.Kind.ROLL)
-    for die1, die2, n in rolls.values_list("die1", "die2").annotate(n=Count("id")).order_by():
-        expected[(None, roll_key(die1, die2))] += n
-    players_rolls = (
-        counted(rolls, "game__match")
-        .values_list("game__match__white_id", "game__match__black_id", "color", "die1", "die2")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    for white_id, black_id, color, die1, die2, n in players_rolls:
-        expected[(white_id if color == 0 else black_id, roll_key(die1, die2))] += n
-    openings = GameEvent.objects.filter(kind=GameEvent.Kind.OPENING)
-    for white_die, black_die, n in (
-        openings.values_list("die1", "die2").annotate(n=Count("id")).order_by()
-    ):
-        expected[(None, f"opening:{white_die}")] += n
-        expected[(None, f"opening:{black_die}")] += n
-    players_openings = (
-        counted(openings, "game__match")
-        .values_list("game__match__white_id", "game__match__black_id", "die1", "die2")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    for white_id, black_id, white_die, black_die, n in players_openings:
-        expected[(white_id, f"opening:{white_die}")] += n
-        expected[(black_id, f"opening:{black_die}")] += n
+    # The dice as far as the beat has counted them (its cursor): the rolls after it are
+    # not in the counters yet.
+    recorded = GameEvent.objects.filter(pk__lte=dice_cursor().event_id)
+    for key, n in dice_expected(recorded).items():
+        expected[key] += n
     return dict(expected)
 
 
@@ -191,8 +172,13 @@ def _rating_differences() -> list[Difference]:
     return differences
 
 
+@transaction.atomic
 def stats_differences() -> list[Difference]:
-    """Every counter and rating field that disagrees with a recount from the record."""
+    """Every counter and rating field that disagrees with a recount from the record.
+
+    The dice's cursor is locked meanwhile, so the beat's count of the dice waits: the
+    dice counters and the cursor they are recounted to are read as they go together."""
+    dice_cursor(lock=True)
     return _counter_differences() + _rating_differences()
 
 
@@ -201,7 +187,7 @@ def stats_repair() -> list[Difference]:
     """Set every disagreeing value to the recount; returns what was changed.
 
     Written in bulk (one statement per batch, not per row): a repair after a restore
-    may touch every player's counters.
+    may touch every player's counters. The dice's cursor stays locked until the end.
     """
     differences = stats_differences()
     counters = [d for d in differences if not d.key.startswith("stats.")]

@@ -25,6 +25,7 @@ from chouettes import selectors as chouettes
 from chouettes.models import Chouette, Seat
 from matches.models import Game, Match, VariantChoice
 
+from .dice import dice_counted_until
 from .maths import INITIAL_RATING, ChiSquare, chi_square_test, percentage
 from .models import LEADERBOARD_MIN_MATCHES, Counter, PlayerStats, RatingHistory
 from .services import GAME_TERMINATIONS
@@ -397,6 +398,9 @@ class DiceStats:
     doubles: int
     rolls_test: ChiSquare
     faces_test: ChiSquare
+    #: The rolls thrown until then are counted (the beat counts them every minute:
+    #: :mod:`stats.dice`); None before the first count.
+    counted_until: datetime | None = None
 
     @property
     def total_faces(self) -> int:
@@ -423,7 +427,8 @@ def _roll_probability(high: int, low: int) -> float:
 
 
 def dice_stats(player: User | None = None) -> DiceStats:
-    """The dice page for the whole site (``player`` None) or for one player's dice."""
+    """The dice page for the whole site (``player`` None) or for one player's dice, as
+    far as the beat has counted them."""
     rows = Counter.objects.filter(Q(key__startswith="roll:") | Q(key__startswith="opening:"))
     rows = rows.filter(player__isnull=True) if player is None else rows.filter(player=player)
     counts = dict(rows.values_list("key", "count"))
@@ -444,4 +449,5 @@ def dice_stats(player: User | None = None) -> DiceStats:
         doubles=sum(roll.count for roll in rolls if roll.is_double),
         rolls_test=chi_square_test(roll_counts, [_roll_probability(h, lo) for h, lo in ROLLS]),
         faces_test=chi_square_test([faces[f] for f in FACES], [1 / 6] * 6),
+        counted_until=dice_counted_until(),
     )

@@ -1,7 +1,8 @@
 """Writes: counter increments and rating updates.
 
 Every function here runs inside the caller's transaction (the one that ended the
-game or threw the dice), so the counters commit or roll back with the game.
+game, or the beat's count of the dice: :mod:`stats.dice`), so the counters commit or
+roll back with what they count.
 Increments are ``UPDATE … SET count = count + n`` on counters read and locked in key
 order (:func:`bump`), so none is lost and concurrent bumps cannot deadlock; a counter's
 first use creates it.
@@ -395,36 +396,3 @@ def roll_key(die1: int, die2: int) -> str:
     """``roll:31`` for 3-1 and 1-3 alike: the 21 distinct rolls."""
     high, low = max(die1, die2), min(die1, die2)
     return f"roll:{high}{low}"
-
-
-def stats_dice_rolled(
-    *,
-    game: Game,
-    die1: int,
-    die2: int,
-    opening: bool,
-    color: int,
-    now: datetime,
-) -> None:
-    """Count a throw of the dice for the site and for the player it was thrown for.
-
-    A turn's roll counts as one of the 21 rolls. The opening roll is two single dice,
-    one per side, rerolled on a tie: counted as a roll it would show no doubles, so
-    each of its dice counts only as a die face, for the site and for its thrower. A
-    chouette's board counts its dice for the site only (:data:`_NOT_COUNTED`).
-    This runs on every roll: a statement per counter and one for the thrower's activity.
-    """
-    match = game.match
-    keys: list[tuple[int | None, str]]
-    players: list[tuple[int | None, str]]
-    if opening:
-        keys = [(None, f"opening:{die1}"), (None, f"opening:{die2}")]
-        players = [(match.white_id, f"opening:{die1}"), (match.black_id, f"opening:{die2}")]
-        active = [match.white_id, match.black_id]
-    else:
-        player_id = match.white_id if color == 0 else match.black_id
-        key = roll_key(die1, die2)
-        keys, players = [(None, key)], [(player_id, key)]
-        active = [player_id]
-    counters_add(keys + players if counts(match) else keys)
-    players_mark_active(player_ids=active, now=now)

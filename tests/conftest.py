@@ -242,15 +242,26 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+#: Events per batch of the dice's count after each test: small, so that most tests' records
+#: are counted in several pieces.
+DICE_BATCH = 25
+
+
 def assert_the_records_agree() -> None:
     """The three record checks of ``replay_games``, ``replay_chouettes`` and
-    ``recount_stats``, as assertions naming what differs."""
+    ``recount_stats``, as assertions naming what differs.
+
+    The dice are counted first as the beat counts them (every event, in small batches, so
+    that a record counted in pieces is checked against the same record recounted whole:
+    ``recount_stats`` recounts the dice up to the beat's cursor, here the last event)."""
     from django.db.models import Prefetch, Sum
+    from django.utils import timezone
 
     from chouettes.models import Chouette
     from chouettes.replay import chouette_differences
     from matches.models import Game, GameEvent
     from matches.replay import game_differences
+    from stats.dice import stats_count_dice
     from stats.recount import stats_differences
 
     games = Game.objects.select_related("match").prefetch_related(
@@ -267,6 +278,7 @@ def assert_the_records_agree() -> None:
         if total:
             problems.append(f"chouette {chouette.pk}: its points sum to {total}")
     if Game.objects.exists() and not records.COUNTERS:
+        stats_count_dice(now=timezone.now(), settle=None, batch=DICE_BATCH)
         problems += [
             f"recount_stats: {d}"
             for d in stats_differences()

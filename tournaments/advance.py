@@ -452,7 +452,8 @@ def _new_match(step: Step, white: User, black: User) -> Match:
         created_at=now,
     )
     game = record.start_game(match, number=1, state=record.state_of(match), now=now)
-    record.announce_turn(game, now)
+    record.announce_turn(game, now, told=True)  # the notice goes with the step's
+    step.tell_turn(game)
     return match
 
 

@@ -19,6 +19,7 @@ from accounts.models import User
 from backgammon.errors import NotFound
 from matches.models import Game, Match
 from notifications.models import Notification
+from notifications.notices import turn_notice
 from notifications.outbox import notify_many
 
 from .models import Entry, Tournament
@@ -60,11 +61,18 @@ def lock_boards(matches: Iterable[Match]) -> None:
 class Step:
     """One change to a tournament, made at ``now`` under its lock. The notices it owes
     are gathered and written together when it is done (:meth:`send`): one ``INSERT``
-    for a match's end, however much it pairs (a Swiss round is a hundred matches)."""
+    for a match's end, however much it pairs (a Swiss round is a hundred matches), the
+    first movers' turns of the matches it starts included."""
 
     tournament: Tournament
     now: datetime
     notices: list[dict[str, Any]] = field(default_factory=list)
+
+    def tell_turn(self, game: Game) -> Step:
+        """The first mover of ``game``, just started, is told it is their turn, with the
+        step's other notices (``turn_started`` is sent with ``told``)."""
+        self.notices.append(turn_notice(game))
+        return self
 
     def tell(self, players: Iterable[User], kind: str, **payload: object) -> Step:
         """One notice per player, in their language when it is e-mailed."""

@@ -2,7 +2,7 @@
 
 The bench's scenario: a 5-point match with the cube limit at 1 (nobody may double), so the
 server rolls for the opponent at once after the move, and the opponent wants an e-mail for
-every move. The bound is loose enough for the stats receivers' first use of a counter.
+every move.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from stats.services import counters_add
 from tests.matches.api_helpers import (
     SeededDice,
     act,
@@ -25,22 +24,21 @@ from tests.matches.api_helpers import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: The move's own statements, on every database, its transaction included: the token,
-#: its user and whether a suspension is in force, BEGIN, the game locked with its match and
-#: players, the game row, the record rows (one ``bulk_create``), the roller's dice counters
-#: (site and player) and activity, the mover's turn notices of the game read (their turn is
-#: over), the opponent's last turn notice of the game locked (a new turn refreshes it
-#: rather than adding one) and the notification row written, COMMIT. No vacation is read
-#: while neither player has one to come (the lock's query says so). (Without Redis the
-#: e-mail is then delivered in-process.)
-MAX_MOVE_STATEMENTS = 12
+#: its user and whether a suspension is in force (one query), BEGIN, the game locked
+#: (its match and players read with it), the mover's turn notices of the game read
+#: (their turn is over), the opponent's last turn notice of the game locked (a new turn
+#: refreshes it rather than adding one) and the notification row written, the game row,
+#: the record rows (one ``bulk_create``), COMMIT. No dice counter: the beat counts the
+#: dice from the record (stats/dice.py). No vacation is read while neither player has
+#: one to come (the lock's query says so). (Without Redis the e-mail is then delivered
+#: in-process.) Issue 27 asks for 8: the three notice statements are the outbox's rule
+#: (one entry per game and kind, an e-mail only if the player came back since the last).
+MAX_MOVE_STATEMENTS = 9
 
 
 def test_a_move_reads_what_it_needs_once(player: User, opponent: User) -> None:
     User.objects.update(notify=User.Notify.EVERY)
     clients = {u.username: token_client(u) for u in (player, opponent)}
-    # The counters the measured move bumps exist, as they do after a player's first games
-    # (a counter's first use, once per player and roll, costs a savepoint more).
-    counters_add([(None, "roll:52"), (player.pk, "roll:52"), (opponent.pk, "roll:52")], amount=0)
     with scripted_dice([6, 1, 3, 1, 5, 2]):
         match = start_match(clients["alice"], clients["bob"], length=5, cube_limit=1)
         game_id = match["games"][0]["id"]
@@ -61,6 +59,12 @@ def test_a_move_reads_what_it_needs_once(player: User, opponent: User) -> None:
     assert len(move) <= MAX_MOVE_STATEMENTS, move
     # Whether a player has a vacation to come is part of the lock's query.
     assert not [s for s in move if s.startswith('SELECT "matches_vacation"')]
+    # Only the game row is locked, by its key (no ORDER BY), and no counter is touched.
+    (lock,) = [s for s in move if s.startswith('SELECT "matches_game"')]
+    assert "ORDER BY" not in lock
+    if connection.features.has_select_for_update_of:  # (SQLite locks the database)
+        assert lock.endswith('FOR UPDATE OF "matches_game"'), lock
+    assert not [s for s in move if "stats_" in s]
 
 
 PLIES = 10

@@ -11,6 +11,7 @@ from accounts.models import User
 from challenges import services as challenge_services
 from matches import endings
 from matches.models import Match
+from stats.dice import stats_count_dice
 
 
 def match_start(
@@ -50,3 +51,8 @@ def match_draw(match: Match, *, now: datetime | None = None) -> Match:
     )
     match.refresh_from_db()
     return match
+
+
+def count_dice() -> int:
+    """The beat's count of the dice, now, of every roll recorded (nothing else writes)."""
+    return stats_count_dice(now=timezone.now(), settle=None)

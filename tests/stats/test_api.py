@@ -7,7 +7,7 @@ from django.test import Client
 
 from accounts.models import User
 from stats.models import Counter, PlayerStats
-from tests.stats.helpers import match_resign, match_start
+from tests.stats.helpers import count_dice, match_resign, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,7 @@ def test_the_leaderboard_is_paginated(client: Client, player: User) -> None:
 
 def test_dice_for_the_site_and_a_player(client: Client, player: User, opponent: User) -> None:
     match_start(player, opponent, length=1)
+    count_dice()
     site = client.get("/api/stats/dice/").json()
     assert len(site["rolls"]) == 21
     assert set(site["faces"]) == {"1", "2", "3", "4", "5", "6"}

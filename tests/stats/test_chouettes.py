@@ -16,7 +16,7 @@ from stats import services
 from stats.models import Counter, PlayerStats
 from stats.recount import counters_expected, stats_differences
 from tests.chouettes.helpers import seat_table, start
-from tests.stats.helpers import match_resign, match_start
+from tests.stats.helpers import count_dice, match_resign, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +70,7 @@ def test_chouette_games_leave_the_record_alone_and_the_recount_clean(
     assert {g.match_id for g in games} == {ordinary.pk}
 
     # The players' record holds the ordinary match only.
+    count_dice()
     expected = counters_expected()
     matches = {
         key: n for (player, key), n in expected.items() if player is None and "match:" in key

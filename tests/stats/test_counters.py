@@ -13,7 +13,7 @@ from stats.models import Counter, PlayerStats
 from stats.recount import stats_differences
 from tests.bot_games import BotGames
 from tests.factories import UserFactory
-from tests.stats.helpers import match_draw, match_resign, match_start
+from tests.stats.helpers import count_dice, match_draw, match_resign, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +71,7 @@ def test_the_recount_finds_and_repairs_a_tampered_counter(
     bot_games: BotGames, player: User, opponent: User, outsider: User
 ) -> None:
     site_matches(bot_games, player, opponent, outsider)
+    count_dice()
     assert Counter.objects.filter(key="roll:65", player=player).exists()
     Counter.objects.filter(player__isnull=True, key__startswith="game:standard:").update(
         count=F("count") + 5
@@ -144,6 +145,7 @@ def test_the_dice_counters_hold_every_roll_event(
     site_matches(bot_games, player, opponent, outsider)
     from matches.models import GameEvent
 
+    count_dice()  # the beat's count
     rolls = GameEvent.objects.filter(kind="roll").count()
     openings = GameEvent.objects.filter(kind="opening").count()
     dice = selectors.dice_stats()
