@@ -46,6 +46,7 @@ urlpatterns = [
     path("", include("stats.urls")),
     path("", include("bots.urls")),  # /computer/
     path("tournaments/", include("tournaments.urls")),  # issue 17
+    path("", include("live.urls")),  # /live/badges/ (issue 28)
 ]
 
 # Under /api/ these answer the API's JSON error shape; elsewhere Django's own pages.

@@ -14,7 +14,8 @@ from backgammon.errors import Conflict, Forbidden, InvalidAction, NotFound
 from backgammon.limits import rate_check
 
 from .locks import locked_chouette, member_seat
-from .models import Message
+from .models import Chouette, Message, Seat
+from .signals import chouette_told
 
 
 @transaction.atomic
@@ -39,9 +40,17 @@ def message_post(
             max=Message.MAX_LENGTH,
         )
     rate_check("messages", author.pk)  # LIMIT_MESSAGES_PER_MINUTE, with the games' chat
-    return Message.objects.create(
+    message = Message.objects.create(
         chouette=chouette, game=game, author=author, text=text, team=team, created_at=now
     )
+    if team:  # the game's team: its captain and the line behind, never the box
+        readers = [game.places["captain"], *game.places["line"]]
+    else:
+        readers = list(
+            chouette.seats.filter(status=Seat.Status.SEATED).values_list("player_id", flat=True)
+        )
+    chouette_told.send(sender=Chouette, chouette_id=chouette.pk, readers=readers)
+    return message
 
 
 @transaction.atomic

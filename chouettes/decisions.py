@@ -40,6 +40,7 @@ from . import deadlines
 from . import state as cube
 from .locks import locked_game, member_seat
 from .models import Chouette, ChouetteGame, Decision, Seat, Suggestion
+from .signals import chouette_changed, chouette_told
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -66,6 +67,7 @@ def _decide(
     timed_out: bool = False,
 ) -> Decision:
     seq = game.decisions.count() + 1
+    chouette_changed.send(sender=Chouette, chouette_id=game.chouette_id)
     return Decision.objects.create(
         game=game,
         seq=seq,
@@ -306,4 +308,5 @@ def play_suggest(
         author=user,
         defaults={"play": str(play), "created_at": now},
     )
+    chouette_told.send(sender=Chouette, chouette_id=chouette_id, readers=state.active_players)
     return suggestion

@@ -25,6 +25,7 @@ from .locks import locked_chouette
 from .models import Chouette, ChouetteGame, Result, Seat
 from .seating import start_game
 from .signals import (
+    chouette_changed,
     chouette_finished,
     chouette_game_settled,
 )
@@ -127,6 +128,7 @@ def _next_game(chouette: Chouette, places: rules.Places[int], number: int, now: 
         chouette.status, chouette.finished_at = Chouette.Status.FINISHED, now
         chouette.save(update_fields=["status", "finished_at"])
         chouette_finished.send(sender=Chouette, chouette=chouette, now=now)
+        chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
         return
     chouette.set_places(places)
     chouette.save(update_fields=["places"])

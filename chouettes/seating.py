@@ -24,7 +24,7 @@ from matches.models import Match, Resignation
 from . import limits
 from .locks import locked_chouette
 from .models import Chouette, ChouetteGame, Seat
-from .signals import chouette_invited
+from .signals import chouette_changed, chouette_invited
 
 
 @transaction.atomic
@@ -80,6 +80,7 @@ def chouette_create(
     )
     Seat.objects.create(chouette=chouette, player=creator, joined_at=now)
     _invite(chouette, invitees, now)
+    chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
     return chouette
 
 
@@ -157,6 +158,7 @@ def chouette_join(*, chouette_id: int, user: User, now: datetime) -> Seat:
         seat = Seat(chouette=chouette, player=user)
     seat.status, seat.joined_at, seat.left_at = Seat.Status.SEATED, now, None
     seat.save()
+    chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
     return seat
 
 
@@ -218,6 +220,7 @@ def start_game(chouette: Chouette, number: int, now: datetime) -> ChouetteGame:
         opening_ties=board.automatic_doubles,
     )
     record.announce_turn(board, now)
+    chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
     return game
 
 
@@ -226,6 +229,7 @@ def chouette_leave(*, chouette_id: int, user: User, now: datetime) -> Seat:
     """Leave: before the start at once (the creator's leaving cancels it), during
     play when the game in play ends (points stand; the line closes up)."""
     chouette = locked_chouette(chouette_id)
+    chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
     seat = chouette.seats.filter(player=user).exclude(status=Seat.Status.LEFT).first()
     if seat is None or seat.status == Seat.Status.REMOVED:
         raise Forbidden(_("You are not playing in this chouette."))
@@ -248,6 +252,7 @@ def player_remove(*, chouette_id: int, player: User, now: datetime) -> Seat:
     """A moderator removes ``player``: at once before the start, else when the game in
     play ends (a moderator adjudicates the board to remove them now). The caller audits."""
     chouette = locked_chouette(chouette_id)
+    chouette_changed.send(sender=Chouette, chouette_id=chouette.pk)
     seat = chouette.seats.filter(player=player, status=Seat.Status.SEATED).first()
     if seat is None:
         raise NotFound(_("That player is not seated in this chouette."))

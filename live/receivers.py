@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chouettes import signals as chouette_signals
 from matches import signals as match_signals
 from notifications.signals import notifications_written
+from tournaments.signals import tournament_changed
 
 from . import groups, push
 
@@ -38,8 +40,28 @@ def _message_posted(sender: Any, message: Any, recipient: Any, now: Any, **kwarg
         push.after_commit(groups.user(user_id), {"kind": "chat", "game": message.game_id})
 
 
+def _chouette_changed(sender: Any, chouette_id: int, **kwargs: Any) -> None:
+    """A seat, a decision, a game settled: its page and its board's panel fetch again."""
+    push.after_commit(groups.chouette(chouette_id), {"kind": "chouette", "id": chouette_id})
+
+
+def _chouette_told(sender: Any, chouette_id: int, readers: Any, **kwargs: Any) -> None:
+    """Talk that only its readers may see (the table's members, or the team without the
+    box): to their own groups, never to the chouette's public one."""
+    for user_id in set(readers):
+        push.after_commit(groups.user(user_id), {"kind": "chouette_chat", "chouette": chouette_id})
+
+
+def _tournament_changed(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+    """An entry, a pairing, a result: the tournament's page fetches again."""
+    push.after_commit(groups.tournament(tournament_id), {"kind": "tournament", "id": tournament_id})
+
+
 def connect() -> None:
     match_signals.game_changed.connect(_game_changed, dispatch_uid="live.game_changed")
     match_signals.turn_started.connect(_turn_started, dispatch_uid="live.turn_started")
     match_signals.message_posted.connect(_message_posted, dispatch_uid="live.message_posted")
     notifications_written.connect(_notifications_written, dispatch_uid="live.notifications")
+    chouette_signals.chouette_changed.connect(_chouette_changed, dispatch_uid="live.chouette")
+    chouette_signals.chouette_told.connect(_chouette_told, dispatch_uid="live.chouette_told")
+    tournament_changed.connect(_tournament_changed, dispatch_uid="live.tournament")

@@ -15,6 +15,7 @@ from matches import moderator_actions
 from stats.selectors import ratings_of
 
 from .models import Entry, Tournament
+from .signals import tournament_changed
 from .steps import Kind, Step, live_matches_of, lock_boards, locked
 
 
@@ -66,6 +67,7 @@ def tournament_withdraw(*, tournament_id: int, user: User, now: datetime) -> Ent
     live = live_matches_of(entry)
     lock_boards(live)
     tournament = locked(tournament_id)
+    tournament_changed.send(sender=Tournament, tournament_id=tournament.pk)
     if tournament.status == Tournament.Status.REGISTERING:
         entry.delete()
         return entry

@@ -23,6 +23,7 @@ from notifications.notices import turn_notice
 from notifications.outbox import notify_many
 
 from .models import Entry, Tournament
+from .signals import tournament_changed
 
 Kind = Notification.Kind
 
@@ -84,6 +85,8 @@ class Step:
         return self
 
     def send(self) -> None:
+        """The change is done: its notices written, and the tournament's page told."""
         if self.notices:
             notify_many(self.notices, now=self.now)
             self.notices = []
+        tournament_changed.send(sender=Tournament, tournament_id=self.tournament.pk)

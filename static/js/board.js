@@ -1,12 +1,13 @@
 // Moving by clicking or tapping the board, and confirming cube answers.
-// Plain ES module; its one import is the page's poll (poll.js). Without it the page's
-// forms work as they are: this script only fills the notation box and submits the same form.
+// Plain ES module; its one import follows the game in place (game_live.js). Without it the
+// page's forms work as they are: this script only fills the notation box and submits the
+// same form.
 //
 // The page embeds (id="board-data") the board from the mover's side (points[i] is the
 // mover's point i + 1, positive = the mover's checkers), the dice, every legal play with
 // the position it reaches ("key"), the drawing geometry and the translated texts.
 
-import { pollWhileVisible } from "./poll.js";
+import { followGame } from "./game_live.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const BAR = 25;
@@ -629,29 +630,6 @@ function confirmForms() {
   }
 }
 
-// A page left open follows the game: a light poll of the game's ply every ~20 s, none
-// while the tab is hidden (and one at once when it shows again); a new ply reloads the
-// page, unless the player is in the middle of something (a move built, a message typed).
-function followGame() {
-  const live = document.getElementById("live-game");
-  if (!live) return;
-  const seconds = Number(live.dataset.seconds) || 20;
-  const busy = () => {
-    const text = document.getElementById("id_message_text");
-    const play = document.getElementById("id_play");
-    return Boolean((text && text.value.trim()) || (play && play.value.trim()));
-  };
-  pollWhileVisible(live.dataset.url, seconds, ({ ply }) => {
-    if (String(ply) !== live.dataset.ply && !busy()) {
-      window.location.reload();
-      return true;
-    }
-    // How many answers changed nothing: the next poll is already due once this is set.
-    live.dataset.polls = String(Number(live.dataset.polls || 0) + 1);
-    return false;
-  });
-}
-
 // The arrow keys step through the record like its ◀ ▶ buttons (not while typing).
 function stepKeys() {
   document.addEventListener("keydown", (event) => {
@@ -726,12 +704,18 @@ function shortcuts() {
     button.click();
     if (key === "u" && focusBoard) focusBoard(); // undone: back to the board, not the button
   });
+}
+
+// What the page's content needs, at load and each time the game's update swaps it in.
+function ready() {
+  focusBoard = null;
+  setUp();
+  confirmForms();
   const help = document.getElementById("keyboard-help");
   if (help && (focusBoard || document.getElementById("roll-button"))) help.hidden = false;
 }
 
-setUp();
-confirmForms();
-followGame();
+ready();
+followGame(ready);
 stepKeys();
 shortcuts();

@@ -1,12 +1,13 @@
 // A light poll of a JSON URL while the tab is visible: every `seconds`, none while the tab
 // is hidden (and one at once when it shows again). `onAnswer(data)` gets each answer;
-// returning true stops the poll. A failed request (offline, the server restarting) is
-// tried again at the next tick.
+// returning true stops the poll, as does the returned handle's stop(). A failed request
+// (offline, the server restarting) is tried again at the next tick.
 export function pollWhileVisible(url, seconds, onAnswer) {
   let timer = null;
+  let stopped = false;
   const poll = async () => {
     timer = null;
-    if (document.visibilityState !== "visible") return;
+    if (stopped || document.visibilityState !== "visible") return;
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
       if (response.ok && onAnswer(await response.json())) return;
@@ -16,13 +17,20 @@ export function pollWhileVisible(url, seconds, onAnswer) {
     schedule();
   };
   const schedule = () => {
-    if (timer === null && document.visibilityState === "visible") timer = setTimeout(poll, seconds * 1000);
+    if (!stopped && timer === null && document.visibilityState === "visible") timer = setTimeout(poll, seconds * 1000);
   };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") {
       clearTimeout(timer);
       timer = null;
-    } else if (timer === null) poll();
+    } else if (timer === null && !stopped) poll();
   });
   schedule();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = null;
+    },
+  };
 }

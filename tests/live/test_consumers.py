@@ -187,3 +187,75 @@ def test_a_push_while_redis_is_down_is_dropped_quickly_and_the_next_ones_skip_it
         assert tried == [], "the next push skips Redis for a while"
     finally:
         channel_layers.backends.clear()
+
+
+def test_a_chouette_spectator_hears_its_decisions_and_never_its_talk(
+    monkeypatch: pytest.MonkeyPatch, outsider: User
+) -> None:
+    """The team's talk reaches the team, the table's the table, each on their own group;
+    the chouette's public group hears only that a decision was taken."""
+    from channels.db import database_sync_to_async
+
+    from chouettes import chat
+    from tests.chouettes.helpers import box_doubles, seat_table
+
+    table = seat_table(monkeypatch, 3)
+    box_doubles(table)  # ann (the box) doubled; bob (captain) and cy answer
+    cid, board_id = table.chouette.pk, table.board.pk
+    ann, bob, cy = (table.users[name] for name in ("ann", "bob", "cy"))
+    sockets = {"ann": socket(ann), "cy": socket(cy), "spectator": socket(outsider)}
+    chouette_event = {"kind": "chouette", "id": cid}
+    talk_event = {"kind": "chouette_chat", "chouette": cid}
+
+    @database_sync_to_async
+    def say(author: User, team: bool) -> None:
+        chat.message_post(chouette_id=cid, author=author, text="Take?", team=team, now=table.tick())
+
+    @database_sync_to_async
+    def answer() -> None:
+        table.act("team_answer", "cy", take=True)
+
+    async def body() -> None:
+        for ws in sockets.values():
+            assert (await ws.connect())[0]
+            await follow(ws, groups.chouette(cid), groups.game(board_id))
+        await say(bob, team=True)
+        assert await sockets["cy"].receive_json_from(timeout=5) == talk_event
+        await say(bob, team=False)
+        assert await sockets["ann"].receive_json_from(timeout=5) == talk_event
+        assert await sockets["cy"].receive_json_from(timeout=5) == talk_event
+        await answer()
+        for ws in sockets.values():
+            assert await ws.receive_json_from(timeout=5) == chouette_event
+        # Nothing else: the box never heard the team's talk, nor the spectator any talk.
+        for ws in sockets.values():
+            assert await ws.receive_nothing(timeout=0.3)
+            await ws.disconnect()
+
+    run(body)
+
+
+def test_an_open_socket_marks_its_player_on_the_site(player: User) -> None:
+    """As a request does (ActivityMiddleware): the e-mails about a game wait while its
+    page is open."""
+    from channels.db import database_sync_to_async
+
+    User.objects.filter(pk=player.pk).update(seen_at=None)
+    ws = socket(player)
+
+    @database_sync_to_async
+    def seen() -> Any:
+        return User.objects.get(pk=player.pk).seen_at
+
+    async def body() -> None:
+        import asyncio
+
+        assert (await ws.connect())[0]
+        for _ in range(100):  # the mark is written by the socket's own task: wait for it
+            if await seen() is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert await seen() is not None
+        await ws.disconnect()
+
+    run(body)
