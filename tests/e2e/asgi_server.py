@@ -4,9 +4,9 @@ that need the live sockets: pytest-django's ``live_server`` is WSGI and refuses 
 A test module overrides ``live_server`` with :func:`serving`; the pages then
 open their socket as in production. It runs in this process, against the test database,
 so the tests may still script the dice (``matches.record.dice``) and read the rows.
-Actions meant to reach a socket are made through this server (a browser, or its API): an
-action made by the test's own thread reaches the in-memory channel layer of another event
-loop, which only the Redis layer bridges.
+The test's own thread may act through the services too: its pushes (``live.push.send``)
+are sent from the server's event loop, as the server's own are (the in-memory channel
+layer serves the one loop it was first used on; only Redis's bridges two).
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from unittest.mock import patch
 
 from asgiref.sync import SyncToAsync
+from channels.layers import get_channel_layer
 from django.db import connections
 from django.test.utils import modify_settings
 
+from live import push
 from tests.worker import free_port, wait_for
 
 HOST = "127.0.0.1"  # in ALLOWED_HOSTS when the ASGI application (its origin check) is built
@@ -51,9 +54,25 @@ class AsgiLiveServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="asgi-live-server", daemon=True)
         self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": HOST})
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.send = push.send
 
     def _run(self) -> None:
-        asyncio.run(self.server.serve())
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.server.serve()
+
+    def send_from_server(self, group: str, event: dict[str, Any]) -> bool:
+        """``live.push.send`` for the test's thread: the push leaves from the server's loop."""
+        if threading.current_thread() is not threading.main_thread():
+            return self.send(group, event)  # the server's own threads
+        message = {"type": push.MESSAGE_TYPE, "event": event}
+        layer = get_channel_layer()
+        assert self.loop is not None, "the server runs"
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), self.loop).result(5)
+        return True
 
     def start(self) -> None:
         self.thread.start()
@@ -78,7 +97,8 @@ def serving() -> Iterator[AsgiLiveServer]:
     server = AsgiLiveServer()
     server.start()
     try:
-        yield server
+        with patch.object(push, "send", server.send_from_server):
+            yield server
     finally:
         server.stop()
         settings["CONN_MAX_AGE"] = kept

@@ -140,3 +140,51 @@ def test_a_hidden_tab_closes_its_socket_and_catches_up_when_shown(new_page, monk
     expect(watching.locator("#banner")).to_have_text(re.compile(r"^Your turn: roll"))
     expect(watching.locator("html")).to_have_attribute("data-live", "open")
     assert still_here(watching)
+
+
+def test_a_chouette_page_shows_who_joins_in_place(new_page) -> None:
+    from django.utils import timezone
+
+    from chouettes import seating
+    from tests.factories import UserFactory
+
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    chouette = seating.chouette_create(creator=ann, now=timezone.now(), open_to_all=True)
+    page = new_page()  # a visitor
+    opened(page, chouette.get_absolute_url())
+    assert not page.locator("#chouette-page a[href='/players/bob/']").count()
+
+    seating.chouette_join(chouette_id=chouette.pk, user=bob, now=timezone.now())
+
+    expect(page.locator("#chouette-page a[href='/players/bob/']")).to_be_visible()
+    assert still_here(page)
+
+
+def test_a_tournament_page_shows_results_and_the_next_round_in_place(new_page) -> None:
+    from django.utils import timezone
+
+    from matches import endings
+    from tests.tournaments.helpers import players
+    from tournaments.models import Pairing
+
+    from .helpers import running_knockout
+
+    cup = running_knockout(players(4))
+    page = new_page()  # a visitor
+    opened(page, cup.get_absolute_url())
+    expect(page.locator("dd", has_text="Round 1 of 2")).to_be_visible()
+
+    for pairing in Pairing.objects.filter(tournament=cup, round=1).select_related("match__white"):
+        match = pairing.match
+        assert match is not None and match.current_game is not None
+        endings.game_resign(
+            game_id=match.current_game.pk,
+            player=match.white,
+            expected_ply=None,
+            now=timezone.now(),
+            whole_match=True,
+        )
+
+    expect(page.locator("dd", has_text="Round 2 of 2")).to_be_visible()
+    assert still_here(page)
+    shoot(page, "live-tournament")
