@@ -398,6 +398,7 @@ NO_INPUT = {
     "stats_site": "/stats/",
     "stats_dice": "/stats/dice/",
     "bot_list": "/computer/",
+    "live_badges": "/live/badges/",
     "account_inactive": "/accounts/inactive/",
     "account_email_verification_sent": "/accounts/confirm-email/",
     "account_reset_password_done": "/accounts/password/reset/done/",
