@@ -1,4 +1,5 @@
-"""``manage.py recount_stats [--repair]``: check the counters against the record."""
+"""``manage.py recount_stats [--repair]``: check the counters against the record (the
+dice up to the beat's count of them, :mod:`stats.dice`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from stats.recount import stats_differences, stats_repair
 
 class Command(BaseCommand):
     help = (
-        "Recount games, matches, dice and ratings from the games, matches and events "
-        "tables and report every counter that differs; --repair sets them to the recount."
+        "Recount games, matches, dice (as far as the beat has counted them) and ratings from "
+        "the games, matches and events tables and report every counter that differs; "
+        "--repair sets them to the recount."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
