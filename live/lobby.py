@@ -161,7 +161,8 @@ def lobby_seeks(request: HttpRequest) -> HttpResponse:
 def lobby_state(request: HttpRequest) -> JsonResponse:
     """What the lobby page polls when its socket cannot connect: the open seeks' stamp,
     and the game to go to when one of the player's seeks (``?seeks=3,5``) was accepted."""
-    wanted = [int(part) for part in request.GET.get("seeks", "").split(",")[:20] if part.isdigit()]
+    parts = request.GET.get("seeks", "").split(",")[:20]
+    wanted = [int(p) for p in parts if p.isascii() and p.isdigit() and len(p) <= 18]
     started = None
     accepted = (
         Challenge.objects.filter(

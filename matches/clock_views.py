@@ -41,7 +41,8 @@ def claim_text(game: Game) -> str:
 def game_claim_time(request: HttpRequest, game_id: int) -> HttpResponse:
     """Claim the win on the opponent's fallen live clock; back to the game page."""
     ply_text = request.POST.get("ply", "")
-    expected_ply = int(ply_text) if ply_text.isdigit() and len(ply_text) < 10 else None
+    ok = ply_text.isascii() and ply_text.isdigit() and len(ply_text) < 10
+    expected_ply = int(ply_text) if ok else None
     try:
         game = endings.game_claim_time(
             game_id=game_id,

@@ -51,6 +51,7 @@ from chouettes.forms import (
     MessageForm,
     SuggestForm,
 )
+from live.lobby import SeekForm
 from matches import chat, clock, record, selectors
 from matches.forms import GameActionForm, GameMessageForm
 from matches.models import Game, GameMessage, Match, Vacation
@@ -281,6 +282,11 @@ TARGETS: dict[str, Target] = {
         "/games/{id}/messages/", {"id": GAME}, form=GameMessageForm, get=False
     ),
     "game_swap_dice": Target("/games/{id}/swap-dice/", {"id": GAME}, get=False),
+    "game_claim_time": Target("/games/{id}/claim-time/", {"id": GAME}, extra=("ply",), get=False),
+    # the lobby of live play (issue 28)
+    "lobby": Target("/play/", form=SeekForm),
+    "lobby_seeks": Target("/play/seeks/", post=False),
+    "lobby_state": Target("/play/state/", query=("seeks",), post=False),
     "match_detail": Target("/matches/{id}/", {"id": MATCH}, post=False),
     "match_rematch": Target("/matches/{id}/rematch/", {"id": MATCH}, get=False),
     "match_export_mat": Target(
