@@ -123,3 +123,32 @@ def test_a_failing_gnubg_leaves_the_turn_to_the_retry(
     with pytest.raises(process.GnubgError):
         services.bot_play_turn(game_id=game.pk, ply=game.ply, now=now)
     assert GameEvent.objects.filter(game=game).count() == events
+
+
+@pytest.mark.gnubg
+def test_a_live_match_against_the_bot_is_played_at_once_on_its_clock(
+    bots: dict[str, Bot], player: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    """Issue 28: the bot accepts a live seek and answers each turn at once (in the
+    transaction's commit callbacks), so its clock never reaches its reserve; the record
+    keeps the time each of its moves took."""
+    now = timezone.now()
+    bot = bots["expert"]
+    match = play_against(
+        player,
+        bot,
+        django_capture_on_commit_callbacks,
+        seed=3,
+        now=now,
+        length=1,
+        live_delay=11,
+        live_reserve=90,
+    )
+    assert match.status == Match.Status.FINISHED and match.is_live
+    bot_color = int(match.color_of(bot.user))  # type: ignore[arg-type]
+    bot_moves = GameEvent.objects.filter(game__match=match, color=bot_color, kind="move")
+    assert bot_moves.exists() and all(
+        took is not None for took in bot_moves.values_list("took", flat=True)
+    )
+    reserve = match.bank_white if bot_color == 0 else match.bank_black
+    assert reserve is not None and reserve.total_seconds() > 0  # it never ran out
