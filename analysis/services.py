@@ -221,8 +221,11 @@ _ACTIONS = {
 }
 
 
-def record_plies(game: Game, actions: Sequence[str]) -> dict[int, tuple[int, int | None]]:
-    """gnubg's record index of ``game`` -> (our event's ply, the ply of the roll before it).
+def record_plies(
+    events: Sequence[tuple[int, str]], actions: Sequence[str]
+) -> dict[int, tuple[int, int | None]]:
+    """gnubg's record index of a game -> (our event's ply, the ply of the roll before it),
+    from the game's ``events`` as (ply, kind) in the order of their plies.
 
     gnubg's records and our events come in the same order (the ``.mat`` file is written
     from the events): each gnubg action is paired with the next event of that action.
@@ -230,12 +233,12 @@ def record_plies(game: Game, actions: Sequence[str]) -> dict[int, tuple[int, int
     """
     ours: list[tuple[str, int, int | None]] = []
     roll: int | None = None
-    for event in sorted(game.events.all(), key=lambda e: e.ply):
-        if event.kind in (GameEvent.Kind.ROLL, GameEvent.Kind.OPENING):
-            roll = event.ply
-        action = _ACTIONS.get(GameEvent.Kind(event.kind))
+    for ply, kind in events:
+        if kind in (GameEvent.Kind.ROLL, GameEvent.Kind.OPENING):
+            roll = ply
+        action = _ACTIONS.get(GameEvent.Kind(kind))
         if action is not None:
-            ours.append((action, event.ply, roll if action == "move" else None))
+            ours.append((action, ply, roll if action == "move" else None))
             if action == "move":
                 roll = None
     found: dict[int, tuple[int, int | None]] = {}
@@ -256,11 +259,17 @@ def analysis_store(*, match_id: int, result: gnubg_analysis.MatchAnalysis, now: 
     analysis = MatchAnalysis.objects.select_for_update().filter(pk=match_id).first()
     if analysis is None or analysis.status == MatchAnalysis.Status.DONE:
         return False
-    games = list(
-        Game.objects.filter(match_id=match_id).order_by("number").prefetch_related("events")
-    )
+    games = list(Game.objects.filter(match_id=match_id).order_by("number"))
+    # Only each event's ply and kind: ~400 rows a match, read as tuples, not models.
+    events: dict[int, list[tuple[int, str]]] = {}
+    for game_id, event_ply, kind in (
+        GameEvent.objects.filter(game__match_id=match_id)
+        .order_by("game_id", "ply")
+        .values_list("game_id", "ply", "kind")
+    ):
+        events.setdefault(game_id, []).append((event_ply, kind))
     plies = {
-        game.number: record_plies(game, actions)
+        game.number: record_plies(events.get(game.pk, []), actions)
         for game, actions in zip(games, result.records, strict=False)
     }
     by_number = {game.number: game for game in games}
