@@ -57,6 +57,21 @@ WEB_PORT = 8000
 SMTP_PORT = 2525
 DEFAULT_WORKDIR = Path("/tmp/bg-cluster")
 LOCK_FILE = Path("/run/lock/bg-cluster.lock")
+SNAPSHOT_IGNORE = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "tests",
+    "bench",
+    "test-output",
+    "staticfiles",
+    "db.sqlite3*",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    "*.egg-info",
+)
 
 
 def site_environment(*, remote_gnubg: bool) -> dict[str, str]:
@@ -144,6 +159,7 @@ class Cluster:
         self.workdir = workdir
         self.say = say
         self.logs = workdir / "logs"
+        self.site = workdir / "site"
         self.services: dict[str, Service] = {}
         self.mail_file = workdir / "mail.jsonl"
         self.haproxy_socket = workdir / "haproxy.sock"
@@ -174,6 +190,7 @@ class Cluster:
         self._lock()
         self.teardown(quiet=True)
         self.logs.mkdir(parents=True)
+        self._snapshot()
         hosts.create_network()
         self._start_db()
         self._start_redis()
@@ -253,8 +270,13 @@ class Cluster:
 
     def add(self, name: str, host: str, argv: list[str], env: dict[str, str], **kw: str) -> None:
         self.services[name] = Service(
-            name, HOSTS[host], argv, env=env, log=self.logs / f"{name}.log", **kw
+            name, HOSTS[host], argv, env=env, log=self.logs / f"{name}.log", cwd=self.site, **kw
         )
+
+    def _snapshot(self) -> None:
+        """The site's code as it is now, copied: the hosts run this copy, so a change in
+        the checkout during a season (a commit, an edit) reaches no host half-way."""
+        shutil.copytree(ROOT, self.site, ignore=SNAPSHOT_IGNORE, symlinks=True)
 
     def start(self, name: str) -> None:
         self.services[name].start()
@@ -409,7 +431,7 @@ class Cluster:
         """Run a command of the site (``manage.py ...``) on ``work2``; returns its stdout."""
         done = subprocess.run(
             HOSTS["work2"].command([sys.executable, *argv]),
-            cwd=ROOT,
+            cwd=self.site,
             env=self.worker_env,
             capture_output=True,
             text=True,
@@ -424,7 +446,7 @@ class Cluster:
         with (self.logs / "build.log").open("ab") as out:
             return subprocess.Popen(
                 HOSTS["work2"].command([sys.executable, *argv]),
-                cwd=ROOT,
+                cwd=self.site,
                 env=self.worker_env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -42,8 +42,10 @@ class Service:
         env: dict[str, str],
         log: Path,
         user: str | None = None,
+        cwd: Path = ROOT,
     ) -> None:
         self.name = name
+        self.cwd = cwd
         self.host = host
         self.argv = argv
         self.env = env
@@ -61,7 +63,7 @@ class Service:
             out.flush()
             self.process = subprocess.Popen(
                 self.host.command(argv),
-                cwd=ROOT,
+                cwd=self.cwd,
                 env=self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
