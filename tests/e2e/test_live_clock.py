@@ -22,6 +22,8 @@ from matches import record
 from matches.models import Match
 from tests.factories import UserFactory
 
+from .conftest import OUTPUT
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -41,6 +43,8 @@ def test_a_live_match_where_one_clock_runs_out_and_the_win_is_claimed(
     her.select_option("#id_clock", "1+2")
     her.click("#seek-submit")
     expect(her.locator("[data-mine]")).to_have_count(1)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    her.screenshot(path=str(OUTPUT / "live-lobby-seek.png"), full_page=True)
     seek = Challenge.objects.get(challenger=alice)
     assert (seek.live_delay, seek.live_reserve) == (1, 2)
 
@@ -54,6 +58,7 @@ def test_a_live_match_where_one_clock_runs_out_and_the_win_is_claimed(
 
     # She does not move: 1 s, then 2 s, and bob may claim.
     expect(his.locator("#live-clock")).to_be_visible()
+    his.screenshot(path=str(OUTPUT / "live-clock-running.png"))
     expect(her.locator("#claim-time")).to_have_count(0)
     expect(his.locator("#claim-time")).to_be_visible(timeout=15_000)
     expect(his.locator("#live-clock-fallen")).to_be_visible()
