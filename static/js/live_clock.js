@@ -4,7 +4,7 @@
 // nothing; the server alone decides a claim. When the clock falls, the opponent's
 // claim button appears. A panel replaced in place (the page updated without a reload)
 // is read again: the countdown restarts from the server's new figures.
-let panel = null;
+let panel = null; // the panel last read: one swapped in with the page is read afresh
 let start = 0;
 let timeLeft = 0;
 let delayLeft = 0;
@@ -16,10 +16,14 @@ const format = (ms) => {
 };
 
 const tick = () => {
-  const found = document.getElementById("live-clock");
-  if (found !== panel) {
-    panel = found;
-    if (!panel) return; // the game is over: no clock any more
+  panel = document.getElementById("live-clock");
+  if (!panel) {
+    // No clock now (the game is over); one may come with the next game swapped in.
+    window.setTimeout(tick, 500);
+    return;
+  }
+  if (panel.dataset.read !== "yes") {
+    panel.dataset.read = "yes";
     start = performance.now();
     timeLeft = Number(panel.dataset.timeLeft) * 1000;
     delayLeft = Number(panel.dataset.delayLeft) * 1000;
