@@ -9,12 +9,15 @@ shows the claim button to the opponent once the clock has fallen.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.requests import context_user
+from accounts.services import is_online
 from gammon import Color
 from matches.clock import live_clock
 from matches.models import Game
@@ -25,6 +28,12 @@ register = template.Library()
 def _minutes(seconds: float) -> str:
     whole = max(0, int(seconds))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _away(player: User, viewer: User | None, now: datetime) -> bool:
+    if player.is_bot or (viewer is not None and viewer.pk == player.pk):
+        return False
+    return not is_online(player, now)
 
 
 @register.inclusion_tag("matches/_live_clock.html", takes_context=True)
@@ -48,6 +57,9 @@ def live_clock_panel(context: template.Context, game: Game) -> dict[str, Any]:
             {
                 "name": name,
                 "player": match.player(Color(color)),
+                # Not seen on the site for a while (accounts' seen_at, written after this
+                # request for its own viewer, who is here): their clock runs on.
+                "away": _away(match.player(Color(color)), user, now),
                 "on_turn": color == on_turn,
                 "reserve": _minutes(reserve),
             }

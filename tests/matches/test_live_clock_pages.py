@@ -150,3 +150,13 @@ def test_the_match_page_and_the_challenges_name_the_live_clock(
     )
     challenges = client_for(player).get(reverse("challenge_list")).content.decode()
     assert "live clock: 8 s a turn, then a 60 s reserve" in challenges
+
+
+def test_a_player_away_from_the_site_is_shown_away_and_their_clock_runs_on(
+    monkeypatch: pytest.MonkeyPatch, player: User, opponent: User
+) -> None:
+    game = bob_on_turn(monkeypatch, player, opponent, long_ago=False)
+    User.objects.filter(pk=opponent.pk).update(seen_at=timezone.now() - timedelta(hours=1))
+    page = client_for(player).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'id="live-clock-away-black"' in page  # bob has left
+    assert 'id="live-clock-away-white"' not in page  # alice is here: this request
