@@ -31,7 +31,8 @@ export function followGame(ready) {
           continue;
         }
         const before = checkerPlaces(document.querySelector("#board svg"));
-        swapIn(doc, ["main"]);
+        // The header's badges too: the page's own request has marked its notices read.
+        swapIn(doc, ["main", "nav-dashboard", "nav-notifications"]);
         ready();
         const moved = animateMoves(before, document.querySelector("#board svg"));
         const root = document.documentElement;
