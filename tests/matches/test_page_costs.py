@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -91,9 +92,14 @@ def test_the_dashboard_lists_its_games_in_one_query_and_the_badge_counts_none(
 def test_a_dashboard_whose_games_did_not_move_draws_its_tables_once(
     game: Game, player: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drawn = []
+    drawn: list[int] = []
     real = dashboard_views._tables
-    monkeypatch.setattr(dashboard_views, "_tables", lambda *args: drawn.append(1) or real(*args))
+
+    def counted(*args: Any) -> tuple[str, str]:
+        drawn.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(dashboard_views, "_tables", counted)
     client = client_for(player)
     first = client.get(reverse("dashboard")).content.decode()
     second = client.get(reverse("dashboard")).content.decode()
