@@ -87,6 +87,9 @@ def site_environment(*, remote_gnubg: bool) -> dict[str, str]:
         SITE_URL=f"http://{SITE}",
         ALLOWED_HOSTS=SITE,
         DATABASE_URL=f"postgres://postgres@{HOSTS['db'].address}:{DB_PORT}/backgammon",
+        # As the README's production section says of an ASGI server: a connection kept
+        # past its request stays with a thread that never serves another.
+        DATABASE_CONN_MAX_AGE="0",
         REDIS_URL=f"redis://{HOSTS['redis'].address}:{REDIS_PORT}/0",
         EMAIL_URL=f"smtp://{HOSTS['mail'].address}:{SMTP_PORT}",
         TRUSTED_PROXY_COUNT="1",
