@@ -11,8 +11,9 @@ SITE_URL       base URL for links in e-mails (default http://127.0.0.1:$PORT)
 PORT           the port ``dev.py run`` serves on (default 8000), which SITE_URL follows
                when it is not set
 DATABASE_URL   default: SQLite file db.sqlite3 in the project root
-DATABASE_CONN_MAX_AGE  seconds a connection is kept between requests (default 60); 0
-               under ASGI (uvicorn), where each request runs its sync code on a new thread
+DATABASE_CONN_MAX_AGE  seconds a connection is kept between requests (default 0: under
+               ASGI, as the site is served, each request runs its sync code on a new thread;
+               a WSGI server such as gunicorn may keep them, e.g. 60)
 REDIS_URL      unset: Celery tasks run eagerly in-process, local-memory cache;
                set: Celery broker/results and the cache use Redis
 EMAIL_URL      default console: (one line per e-mail; console:?full=1 prints them whole),
@@ -158,10 +159,10 @@ try:
     DATABASES = {
         "default": dj_database_url.parse(
             env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-            # Under ASGI (uvicorn) each request's sync code runs on a thread of its own,
-            # whose kept connection outlives it: PostgreSQL then runs out of clients under
-            # load. A server that runs ASGI sets DATABASE_CONN_MAX_AGE=0 (bench/live.py).
-            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+            # Under ASGI (uvicorn, how the site is served) each request's sync code runs on
+            # a thread of its own, whose kept connection outlives it: PostgreSQL ran out of
+            # clients under load (bench/live.py). So none is kept unless a WSGI server asks.
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
             conn_health_checks=True,
         )
     }

@@ -116,6 +116,9 @@ def bench_environment(database_url: str, redis_url: str) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1",
         EMAIL_URL="dummy:",
         LOG_LEVEL="WARNING",
+        # gunicorn's sync workers serve a request on the thread that served the last
+        # one, so a WSGI server keeps its connection (the site's default, 0, is ASGI's).
+        DATABASE_CONN_MAX_AGE="60",
     )
     return env
 

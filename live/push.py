@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,28 @@ def _loop_running_here() -> bool:
     return True
 
 
+#: The loop a process's pushes to an out-of-process layer (Redis) run on, with its pid.
+_pushing: tuple[int, asyncio.AbstractEventLoop] | None = None
+_pushing_lock = threading.Lock()
+
+
+def _pushing_loop() -> asyncio.AbstractEventLoop:
+    """One event loop per process, on a thread of its own, for every push to Redis.
+
+    ``async_to_sync`` called from plain sync code (a WSGI worker, a Celery task, a
+    command) makes a new loop per call, and channels-redis a new connection per loop:
+    three pushes a move cost three connections (about 5 ms of CPU each, measured by
+    bench/api_moves.py). On one loop the layer keeps its connection. Made again after a
+    fork (a prefork worker does not inherit the thread)."""
+    global _pushing
+    with _pushing_lock:
+        if _pushing is None or _pushing[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-push-loop", daemon=True).start()
+            _pushing = (os.getpid(), loop)
+        return _pushing[1]
+
+
 def send(group: str, event: dict[str, Any]) -> bool:
     """Send ``event`` to ``group`` now; False (and a warning) if it could not leave."""
     global _unavailable_until
@@ -51,7 +75,13 @@ def send(group: str, event: dict[str, Any]) -> bool:
         return False
     message = {"type": MESSAGE_TYPE, "event": event}
     try:
-        if _loop_running_here():
+        if not isinstance(layer, InMemoryChannelLayer):
+            # Redis is outside the process: any loop may publish, so the one kept for it.
+            sending = asyncio.run_coroutine_threadsafe(
+                layer.group_send(group, message), _pushing_loop()
+            )
+            sending.result(timeout=5)
+        elif _loop_running_here():
             # Sync code called from async code on this thread: the layer's coroutine runs
             # on a thread of its own (async_to_sync refuses to block a running loop).
             _aside.submit(async_to_sync(layer.group_send), group, message).result(timeout=5)
