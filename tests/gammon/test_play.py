@@ -145,6 +145,7 @@ def test_termination_values_are_the_stored_ones() -> None:
         "drop",
         "resign",
         "timeout",
+        "time_claim",
         "draw",
         "adjudicated",
         "cancelled",
