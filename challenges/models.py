@@ -42,6 +42,13 @@ class Challenge(MatchOptions):
     #: (``challenges.services.challenge_accept`` asks ``stats`` through ``rating_asked``).
     rating_min = models.PositiveSmallIntegerField(_("lowest rating"), null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(_("highest rating"), null=True, blank=True)
+    #: A seek nobody takes within ``settings.BOT_SEEK_WAIT`` seconds may be taken by a bot
+    #: (``bots.services.bot_take_seek``) unless its seeker said no.
+    bots_may_accept = models.BooleanField(
+        _("the computer may accept"),
+        default=True,
+        help_text=_("A seek no person takes within a few seconds may be taken by a bot."),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
