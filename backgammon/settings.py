@@ -21,6 +21,7 @@ EMAIL_URL      default console: (one line per e-mail; console:?full=1 prints the
 DEFAULT_FROM_EMAIL
 TRUSTED_PROXY_COUNT  reverse proxies in front that append to X-Forwarded-For (default 0)
 BOT_MATCHES_RATED    whether matches against the GNU Backgammon bots are rated (default false)
+BOT_SEEK_WAIT  seconds a live seek waits for a person before a bot may take it (default 20)
 GNUBG          the gnubg program (default: found on PATH or in /usr/games)
 GNUBG_REMOTE   true when the analysis and bots queues are consumed on other machines
                that have gnubg: the site then offers both without gnubg of its own
@@ -337,6 +338,9 @@ GNUBG_REMOTE = env_bool("GNUBG_REMOTE", False)
 # Matches against the bots (bots/) count for the ratings, and the bots appear on the
 # leaderboard, only when this is on.
 BOT_MATCHES_RATED = env_bool("BOT_MATCHES_RATED", False)
+# A live seek of the lobby that no person has taken after this many seconds is taken by
+# a bot, unless its seeker said no (bots/services.py, bot_take_seek).
+BOT_SEEK_WAIT = env_int("BOT_SEEK_WAIT", 20, minimum=0, maximum=1800)
 
 # --- Analysis ------------------------------------------------------------------
 

@@ -12,9 +12,10 @@ nothing. So a duplicate task, or one for a turn already played, changes nothing.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
@@ -33,11 +34,12 @@ from gnubg_bridge.decisions import (
     ResignEquitiesQuestion,
     ResignQuestion,
 )
-from matches import endings, record, resignations, selectors, turns
+from matches import endings, record, resignations, selectors, timecontrol, turns
 from matches.bots import TurnArgs
 from matches.models import Game, Match
 
 from .models import Bot
+from .selectors import list_position
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +151,14 @@ def bot_answer_challenge(*, challenge: Challenge, now: datetime) -> None:
     challenge.refresh_from_db()  # the caller's challenge shows its answer and its match
 
 
+def _bot_matches_full(person: User) -> bool:
+    """Whether ``person`` plays ``LIMIT_BOT_MATCHES`` matches against the computer already."""
+    in_play = Match.objects.filter(status=Match.Status.PLAYING).filter(
+        Q(white=person, black__is_bot=True) | Q(black=person, white__is_bot=True)
+    )
+    return in_play.count() >= settings.LIMIT_BOT_MATCHES
+
+
 def _check_bot_matches(person: User) -> None:
     """Refuse one more match against the computer past ``LIMIT_BOT_MATCHES`` in play (429).
 
@@ -156,10 +166,7 @@ def _check_bot_matches(person: User) -> None:
     matches played fast by one client took 96 s of gnubg in two minutes. No time to
     retry is given: a place is free when the player finishes or resigns a match.
     """
-    in_play = Match.objects.filter(status=Match.Status.PLAYING).filter(
-        Q(white=person, black__is_bot=True) | Q(black=person, white__is_bot=True)
-    )
-    if in_play.count() >= settings.LIMIT_BOT_MATCHES:
+    if _bot_matches_full(person):
         raise LimitReached(
             _(
                 "You are playing %(limit)s matches against the computer, the most at once: "
@@ -306,3 +313,203 @@ def bot_games_waiting() -> list[tuple[int, int]]:
     on_turn = Q(turn=0, match__white__is_bot=True) | Q(turn=1, match__black__is_bot=True)
     rows = Game.objects.exclude(state=Game.State.FINISHED).filter(on_turn)
     return list(rows.values_list("pk", "ply"))
+
+
+# --------------------------------------------------------------------------- seeks
+
+#: Seconds added to a task's countdown: the broker's clock and the database's may differ
+#: a little, and a task that comes early does nothing (the sweeper would be a minute late).
+MARGIN = 1
+#: Among the bots whose ratings are equally near the seeker's (all of them while bot
+#: matches are unrated: they keep the starting rating), a seek goes to the bot of the
+#: level nearest this one, rather than always to the weakest.
+SEEK_LEVEL = "intermediate"
+
+
+def seek_wait() -> timedelta:
+    """How long a seek waits for a person before a bot may take it (``BOT_SEEK_WAIT``)."""
+    return timedelta(seconds=settings.BOT_SEEK_WAIT)
+
+
+def seek_for_bots(challenge: Challenge) -> bool:
+    """Whether ``challenge`` is an open live seek whose seeker lets a bot take it once the
+    wait is over; everything else is judged then, by :func:`bot_take_seek`."""
+    return (
+        challenge.status == Challenge.Status.OPEN
+        and challenge.opponent_id is None
+        and challenge.live_delay is not None
+        and challenge.bots_may_accept
+        and not challenge.challenger.is_bot
+    )
+
+
+@transaction.atomic
+def bot_take_seek(*, challenge_id: int, now: datetime) -> Match | None:
+    """A bot takes the seek ``challenge_id`` that no person took within the wait, and the
+    match starts (the bot's first turn is queued by ``challenge_accepted``, as for any
+    match). Returns the match, or None when no bot may take it, which is no error:
+
+    the seek is gone (accepted, withdrawn, lapsed) or younger than :func:`seek_wait` (a
+    task run early: without a broker tasks run at once, whatever their countdown); its
+    seeker said no; gnubg is missing or does not play its variant; the seeker plays
+    ``LIMIT_BOT_MATCHES`` matches against the computer already (the seeker is refused
+    nothing: the seek stays for a person); no bot is rated within its range.
+
+    The seek's row is locked first, so that a person accepting it at the same moment
+    either took it first (the seek is no longer open here) or waits for this transaction
+    and is told it is taken. Then the seeker's, as ``challenge_create`` locks it, so that
+    the bot matches are counted exactly; ``FOR NO KEY UPDATE``, which the foreign-key
+    checks of a match being created for the seeker do not wait for (with ``FOR UPDATE``
+    a person's accept, committing, and this service deadlocked). Duplicate tasks change
+    nothing.
+    """
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger")
+        .filter(pk=challenge_id)
+        .first()
+    )
+    if challenge is None or not seek_for_bots(challenge):
+        return None
+    seeker = User.objects.select_for_update(no_key=True).get(pk=challenge.challenger_id)
+    if challenge.expires_at <= now or now - challenge.created_at < seek_wait():
+        return None
+    if _bot_matches_full(seeker):
+        log.info("seek %s: %s plays the most bot matches already", challenge_id, seeker)
+        return None
+    bot = _seek_bot(challenge)
+    if bot is None:
+        return None
+    try:
+        with transaction.atomic():
+            if challenge.rated and not bot_matches_rated():
+                challenge.rated = False
+                challenge.save(update_fields=["rated"])
+            return challenge_services.challenge_accept(
+                challenge_id=challenge.pk, user=bot.user, now=now
+            )
+    except ServiceError as error:  # the seek changed under us: nothing is taken
+        log.info("seek %s: %s could not take it (%s)", challenge_id, bot.level, error.code)
+        return None
+
+
+def _seek_bot(challenge: Challenge) -> Bot | None:
+    """The bot to take ``challenge``: among those that can play it and are rated within
+    its range, the one rated nearest the seeker (ties: :data:`SEEK_LEVEL`'s neighbours)."""
+    bots = [
+        bot
+        for bot in Bot.objects.select_related("user").filter(user__is_active=True)
+        if _refusal(bot, challenge) is None
+    ]
+    if not bots:
+        return None
+    seeker = challenge_services.rating_of(challenge.challenger)
+    middle = list_position(SEEK_LEVEL)
+    ranked = []
+    for bot in bots:
+        rating = challenge_services.rating_of(bot.user)
+        if not challenge_services.rating_within(challenge, rating):
+            continue
+        distance = abs(rating - seeker) if rating is not None and seeker is not None else 0.0
+        position = list_position(bot.level)
+        ranked.append((distance, abs(position - middle), position, bot))
+    if not ranked:
+        return None
+    return min(ranked, key=lambda row: row[:3])[3]
+
+
+def bot_seeks_waiting(now: datetime) -> list[int]:
+    """Ids of the open seeks a bot may take now (their wait is over): the sweeper's list,
+    for a seek whose task was lost. Empty while the bots cannot play."""
+    if not bots_available():
+        return []
+    rows = Challenge.objects.filter(
+        status=Challenge.Status.OPEN,
+        expires_at__gt=now,
+        opponent__isnull=True,
+        live_delay__isnull=False,
+        bots_may_accept=True,
+        created_at__lte=now - seek_wait(),
+        challenger__is_bot=False,
+    )
+    return list(rows.order_by("created_at").values_list("pk", flat=True))
+
+
+# --------------------------------------------------------------------------- fallen clocks
+
+
+def bot_claim_due_in(game: Game, now: datetime) -> float | None:
+    """Seconds from ``now`` until the bot may claim the win in ``game`` on time (a
+    :data:`MARGIN` after the flag falls): None unless it is a person's turn on a live
+    clock against a bot. Read from the game in memory, without a query."""
+    match = game.match
+    if not match.is_live or game.is_finished:
+        return None
+    if match.player(game.turn_color).is_bot or not match.player(game.turn_color.other).is_bot:
+        return None
+    left = endings.live_time_left(game, now)
+    if left is None:
+        return None
+    return left.total_seconds() + MARGIN
+
+
+def bot_claim_time(*, game_id: int, ply: int, now: datetime) -> Game | None:
+    """The bot claims the win in ``game_id`` when the person on turn there has let their
+    live clock fall (:func:`matches.endings.game_claim_time`, as a person claims: a gammon,
+    or the match by ``timeout_loses_match``). Returns the game, or None when there is
+    nothing to claim: the game is over, the bot is on turn, time is left.
+
+    ``ply`` is the ply at which the person's turn began. The person may have rolled since
+    (a roll moves the ply on, not the clock), so a later ply still claims: whichever turn
+    the person is in, it is their clock that is read. The claim is made at the ply read
+    here; a move made meanwhile refuses it (a ``ServiceError``), and nothing is claimed.
+    """
+    game = Game.objects.select_related("match__white", "match__black").filter(pk=game_id).first()
+    if game is None or game.ply < ply or game.is_finished:
+        return None
+    match = game.match
+    if match.player(game.turn_color).is_bot:
+        return None
+    bot = bot_of(match.player(game.turn_color.other))
+    left = endings.live_time_left(game, now)
+    if bot is None or left is None or left > timecontrol.ZERO:
+        return None
+    try:
+        return endings.game_claim_time(
+            game_id=game_id, player=bot.user, expected_ply=game.ply, now=now
+        )
+    except ServiceError as error:  # the person acted first
+        log.info("bot %s: no claim in game %s (%s)", bot.level, game_id, error.code)
+        return None
+
+
+def bot_claims_due(now: datetime) -> list[tuple[int, int]]:
+    """``(game id, ply)`` of every live game against a bot where the person on turn has
+    let their clock fall by ``now``: the sweeper's list, for a claim whose task was lost.
+    The candidates are read in one query and their flags worked out here (a delay in
+    seconds plus a reserve per colour is no portable SQL)."""
+    persons_turn = Q(turn=0, match__white__is_bot=False, match__black__is_bot=True) | Q(
+        turn=1, match__white__is_bot=True, match__black__is_bot=False
+    )
+    rows = (
+        Game.objects.exclude(state=Game.State.FINISHED)
+        .filter(persons_turn, match__live_delay__isnull=False, turn_started_at__isnull=False)
+        .values_list(
+            "pk",
+            "ply",
+            "turn",
+            "turn_started_at",
+            "match__live_delay",
+            "match__bank_white",
+            "match__bank_black",
+        )
+    )
+    due = []
+    for game_id, ply, turn, started, delay, bank_white, bank_black in rows:
+        if started is None or delay is None:  # (filtered out above)
+            continue
+        reserve = (bank_white if turn == 0 else bank_black) or timecontrol.ZERO
+        flag = timecontrol.live_flag_at(turn_started_at=started, delay=delay, reserve=reserve)
+        if flag <= now:
+            due.append((game_id, ply))
+    return due

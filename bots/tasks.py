@@ -5,8 +5,16 @@
 (a match's first game) and, when the player now on turn is a bot,
 queues :func:`bot_play` after the commit with the game's id and ply. The task is
 idempotent (the service does nothing for a turn that moved on) and retries when gnubg
-fails. A draw offered to a bot is declined by :func:`bot_answer_draw`. :func:`bot_sweep`,
-every minute, queues the turns whose task was lost.
+fails. A draw offered to a bot is declined by :func:`bot_answer_draw`.
+
+On a live clock the same signals, when it is the person's turn against a bot, queue
+:func:`bot_claim_time` for the moment their flag falls: the bot claims the win if they
+have not moved. A live seek posted in the lobby (``challenge_created``) queues
+:func:`bot_take_seek` for when its wait (``BOT_SEEK_WAIT``) is over: a bot takes it if no
+person has. Both services judge everything again when they run, so a task that comes
+early (tasks run at once without a broker, whatever their countdown) or twice does
+nothing. :func:`bot_sweep`, every minute, queues the turns, seeks and claims whose task
+was lost.
 
 The queue is fair between people: the bots play **one turn per person at a time**. A
 task takes its person's claim in the cache (``cache.add``) for as long as it runs; a
@@ -25,6 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -34,7 +43,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from challenges.signals import challenge_accepted
+from challenges.models import Challenge
+from challenges.signals import challenge_accepted, challenge_created
 from gammon import Color
 from gnubg_bridge.process import GnubgError, GnubgMissingError
 from matches.models import Game
@@ -62,10 +72,38 @@ def enqueue(game: Game) -> bool:
     return True
 
 
-def _on_turn_started(sender: type, *, game: Game, **kwargs: Any) -> None:
+def _on_turn_started(sender: type, *, game: Game, now: datetime, **kwargs: Any) -> None:
     if services.bot_on_turn(game) is not None:
         # The ply is read at the commit: the service that sent the signal may add rows yet.
         transaction.on_commit(partial(enqueue, game), robust=True)
+        return
+    due_in = services.bot_claim_due_in(game, now)
+    if due_in is not None:
+        transaction.on_commit(partial(_enqueue_claim, game, due_in), robust=True)
+
+
+def _enqueue_claim(game: Game, due_in: float) -> None:
+    """Queue the bot's claim for when the person's flag falls; should the broker refuse,
+    the sweeper claims within a minute of the fall."""
+    try:
+        bot_claim_time.apply_async((game.pk, game.ply), countdown=due_in, retry=False)
+    except Exception:
+        log.warning("could not queue the bot's claim of time in game %s", game.pk)
+
+
+def _on_challenge_created(sender: type, *, challenge: Challenge, **kwargs: Any) -> None:
+    if services.seek_for_bots(challenge):
+        transaction.on_commit(partial(_enqueue_seek, challenge.pk), robust=True)
+
+
+def _enqueue_seek(challenge_id: int) -> None:
+    """Queue a bot's taking of the seek for when its wait is over; should the broker
+    refuse, the sweeper takes it within a minute."""
+    countdown = settings.BOT_SEEK_WAIT + services.MARGIN
+    try:
+        bot_take_seek.apply_async((challenge_id,), countdown=countdown, retry=False)
+    except Exception:
+        log.warning("could not queue a bot for seek %s; the sweeper will", challenge_id)
 
 
 def _on_draw_offered(sender: type, *, game: Game, color: Color, **kwargs: Any) -> None:
@@ -85,6 +123,7 @@ def connect() -> None:
     draw_offered.connect(_on_draw_offered, dispatch_uid="bots.answer_draw")
     # A match's first game starts with its challenge's acceptance, not turn_started.
     challenge_accepted.connect(_on_turn_started, dispatch_uid="bots.enqueue_first_game")
+    challenge_created.connect(_on_challenge_created, dispatch_uid="bots.take_seek")
     receivers.connect()
 
 
@@ -152,9 +191,30 @@ def bot_answer_draw(self: Any, game_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def bot_take_seek(challenge_id: int) -> bool:
+    """A bot takes the seek if no person has within its wait (whether it took it)."""
+    return services.bot_take_seek(challenge_id=challenge_id, now=timezone.now()) is not None
+
+
+@shared_task(ignore_result=True)
+def bot_claim_time(game_id: int, ply: int) -> bool:
+    """The bot claims the win if the person's live clock has fallen (whether it did)."""
+    return services.bot_claim_time(game_id=game_id, ply=ply, now=timezone.now()) is not None
+
+
+@shared_task(ignore_result=True)
 def bot_sweep() -> int:
-    """Queue every bot turn still waiting (a lost task); duplicates are harmless."""
+    """Queue every bot turn still waiting, every seek a bot may take and every fallen
+    clock a bot may claim (tasks lost while the broker was down); duplicates are
+    harmless. Returns how many tasks it queued."""
+    now = timezone.now()
     waiting = services.bot_games_waiting()
     for game_id, ply in waiting:
         bot_play.apply_async((game_id, ply), retry=False)
-    return len(waiting)
+    seeks = services.bot_seeks_waiting(now)
+    for challenge_id in seeks:
+        bot_take_seek.apply_async((challenge_id,), retry=False)
+    claims = services.bot_claims_due(now)
+    for game_id, ply in claims:
+        bot_claim_time.apply_async((game_id, ply), retry=False)
+    return len(waiting) + len(seeks) + len(claims)

@@ -94,6 +94,12 @@ class ChallengeCreateSerializer(serializers.Serializer):
         default=None,
         help_text="Only a player rated at most this may accept.",
     )
+    bots_may_accept = StrictBooleanField(
+        default=True,
+        help_text="A seek (an open live challenge): if no person accepts it within the "
+        "site's wait (20 seconds unless the site says otherwise), a computer player "
+        "(GNU Backgammon) rated within its range may accept it. Ignored elsewhere.",
+    )
     message = TextField(max_length=200, default="", allow_blank=True, validators=[NO_NUL])
 
 
@@ -128,6 +134,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "timeout_loses_match",
             "rating_min",
             "rating_max",
+            "bots_may_accept",
             "message",
             "status",
             "created_at",

@@ -59,6 +59,7 @@ def challenge_create(
     timeout_loses_match: bool = False,
     rating_min: int | None = None,
     rating_max: int | None = None,
+    bots_may_accept: bool = True,
     message: str = "",
     validity: timedelta = CHALLENGE_VALIDITY,
 ) -> Challenge:
@@ -73,7 +74,8 @@ def challenge_create(
     the lobby, valid ``LIVE_SEEK_VALIDITY``. ``timeout_loses_match``: a claimed time-out
     loses the match rather than the game as a gammon (matches longer than one point).
     ``rating_min``, ``rating_max``: only a player rated within may accept (either may be
-    left out)."""
+    left out). ``bots_may_accept``: a seek nobody takes within ``settings.BOT_SEEK_WAIT``
+    seconds may be taken by a bot (``bots``, which hears ``challenge_created``)."""
     if opponent is not None and opponent.pk == challenger.pk:
         raise InvalidAction(_("You cannot challenge yourself."), code="self_challenge")
     if variant not in {v.value for v in Variant}:
@@ -143,6 +145,7 @@ def challenge_create(
         timeout_loses_match=timeout_loses_match,
         rating_min=rating_min,
         rating_max=rating_max,
+        bots_may_accept=bots_may_accept,
         message=message[:200],
         created_at=now,
         expires_at=now + validity,
@@ -275,18 +278,32 @@ def _locked_open_challenge(challenge_id: int, now: datetime) -> Challenge:
     return challenge
 
 
+def rating_of(user: User) -> float | None:
+    """``user``'s rating as the app that keeps ratings answers ``rating_asked`` (``stats``,
+    above this app); None when no app keeps them."""
+    answers = [
+        r for _receiver, r in rating_asked.send(sender=Challenge, user=user) if r is not None
+    ]
+    return float(answers[0]) if answers else None
+
+
+def rating_within(challenge: Challenge, rating: float | None) -> bool:
+    """Whether a player rated ``rating`` may accept ``challenge`` by its rating range (a
+    range with no bound, or no rating known, holds nobody back)."""
+    low, high = challenge.rating_min, challenge.rating_max
+    if rating is None:
+        return True
+    return (low is None or rating >= low) and (high is None or rating <= high)
+
+
 def _check_rating_range(challenge: Challenge, user: User) -> None:
     """Refuse a player rated outside the seek's range (403 ``rating_range``)."""
     low, high = challenge.rating_min, challenge.rating_max
     if low is None and high is None:
         return
-    answers = [
-        r for _receiver, r in rating_asked.send(sender=Challenge, user=user) if r is not None
-    ]
-    if not answers:
-        return  # nobody keeps ratings: no range to hold anyone to
-    rating = float(answers[0])
-    if (low is not None and rating < low) or (high is not None and rating > high):
+    rating = rating_of(user)
+    if not rating_within(challenge, rating):
+        assert rating is not None
         raise Forbidden(
             _("This seek is for players rated %(low)s to %(high)s; your rating is %(rating)s."),
             code="rating_range",

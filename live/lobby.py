@@ -7,7 +7,9 @@ seeker's rating and the rating range they asked for; accepting one (the challeng
 own accept button) starts the match and takes the acceptor to the board, while the
 seeker's page hears it at once through ``user.N`` (``live.receivers``) or, with no
 socket, from :func:`lobby_state` a few seconds later. "Play the computer now" is a seek
-to a bot, which accepts at once and plays at once.
+to a bot, which accepts at once and plays at once; a seek no person takes within
+``BOT_SEEK_WAIT`` seconds is taken by a bot unless its seeker unticked "the computer may"
+(``bots.services.bot_take_seek``).
 """
 
 from __future__ import annotations
@@ -15,18 +17,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from accounts.requests import signed_in_user
 from backgammon.errors import ServiceError
+from bots.services import bots_available
 from challenges import services as challenge_services
 from challenges.forms import length_choices, live_clock_choices, parse_clock
 from challenges.models import Challenge
@@ -59,13 +63,23 @@ class SeekForm(forms.Form):
     rating_max = forms.IntegerField(
         label=gettext_lazy("Highest rating of the opponent"), required=False, min_value=0
     )
+    bots_may_accept = forms.BooleanField(required=False, initial=True)
     computer = forms.ChoiceField(
         label=gettext_lazy("Or play the computer now"), required=False, choices=()
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        bots = User.objects.filter(is_bot=True, is_active=True).order_by("pk")
+        bots = list(User.objects.filter(is_bot=True, is_active=True).order_by("pk"))
+        if bots and bots_available():
+            wait = settings.BOT_SEEK_WAIT
+            self.fields["bots_may_accept"].label = ngettext(
+                "If no one takes it within %(seconds)s second, the computer may",
+                "If no one takes it within %(seconds)s seconds, the computer may",
+                wait,
+            ) % {"seconds": wait}
+        else:  # no computer player could take it: nothing to offer
+            del self.fields["bots_may_accept"]
         computer = self.fields["computer"]
         assert isinstance(computer, forms.ChoiceField)
         computer.choices = [
@@ -135,6 +149,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     timeout_loses_match=data["timeout_loses_match"],
                     rating_min=data.get("rating_min"),
                     rating_max=data.get("rating_max"),
+                    bots_may_accept=bool(data.get("bots_may_accept")),
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))
