@@ -284,3 +284,15 @@ def vacations_current(user_ids: Iterable[int], now: datetime) -> dict[int, Vacat
         user_id__in=set(user_ids), starts_at__lte=now, ends_at__gt=now
     ).order_by("ends_at")
     return {v.user_id: v for v in rows}  # the latest end wins
+
+
+def live_game_played_by(game_id: int, user_id: int) -> bool:
+    """Whether the user is one of the two players of the game, in play on a live clock:
+    whose socket on the game's page makes them "at the board" (``matches.presence``). A
+    correspondence game's page shows no such mark, so its sockets count nothing."""
+    return (
+        Game.objects.filter(pk=game_id, match__live_delay__isnull=False)
+        .exclude(state=Game.State.FINISHED)
+        .filter(Q(match__white_id=user_id) | Q(match__black_id=user_id))
+        .exists()
+    )

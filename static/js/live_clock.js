@@ -4,6 +4,12 @@
 // nothing; the server alone decides a claim. When the clock falls, the opponent's
 // claim button appears. A panel replaced in place (the page updated without a reload)
 // is read again: the countdown restarts from the server's new figures.
+//
+// Each player but the viewer has an "away" mark, hidden while they are at the board (a
+// socket of theirs open on this game's page). The game's group tells when one leaves or
+// comes back ({kind: "presence", game, player, here}, dispatched by live_page.js as a
+// "live" event): the mark is shown or hidden in place. A panel swapped in comes with the
+// server's own reading.
 let panel = null; // the panel last read: one swapped in with the page is read afresh
 let start = 0;
 let timeLeft = 0;
@@ -50,7 +56,17 @@ const tick = () => {
   window.setTimeout(tick, 200);
 };
 
+const presence = ({ detail: event }) => {
+  if (!event || event.kind !== "presence") return;
+  const here = document.getElementById("live-clock");
+  if (!here || here.dataset.game !== String(event.game)) return;
+  for (const mark of here.querySelectorAll(".away[data-player]")) {
+    if (mark.dataset.player === String(event.player)) mark.hidden = Boolean(event.here);
+  }
+};
+
 if (!window.liveClockStarted) {
   window.liveClockStarted = true;
+  document.addEventListener("live", presence);
   tick();
 }

@@ -160,3 +160,45 @@ def test_a_player_away_from_the_site_is_shown_away_and_their_clock_runs_on(
     page = client_for(player).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert 'id="live-clock-away-black"' in page  # bob has left
     assert 'id="live-clock-away-white"' not in page  # alice is here: this request
+
+
+def test_the_clock_panel_marks_away_from_the_players_sockets_on_the_page(
+    monkeypatch: pytest.MonkeyPatch, player: User, opponent: User, outsider: User
+) -> None:
+    """Read from the cache (``matches.presence``): bob was on the site a moment ago, but no
+    socket of his is open on the game's page, so he is away; alice, whose page is open,
+    is here for a spectator."""
+    from matches.presence import presence_arrive, presence_leave
+
+    game = bob_on_turn(monkeypatch, player, opponent, long_ago=False)
+    User.objects.filter(pk__in=[player.pk, opponent.pk]).update(seen_at=timezone.now())
+    assert presence_arrive(game_id=game.pk, user_id=player.pk)
+    assert presence_arrive(game_id=game.pk, user_id=opponent.pk)
+    assert presence_leave(game_id=game.pk, user_id=opponent.pk)
+
+    def away_marks(user: User) -> dict[str, bool]:
+        """Each away mark in the page: whether it shows (not ``hidden``)."""
+        page = client_for(user).get(reverse("game_detail", args=[game.pk])).content.decode()
+        marks = re.findall(r'<span class="muted away" id="live-clock-away-(\w+)"([^>]*)>', page)
+        return {side: " hidden" not in rest for side, rest in marks}
+
+    assert away_marks(player) == {"black": True}  # hers: none; his shows
+    assert away_marks(outsider) == {"white": False, "black": True}
+    presence_arrive(game_id=game.pk, user_id=opponent.pk)  # he comes back
+    assert away_marks(player) == {"black": False}
+
+
+def test_without_the_cache_the_away_mark_falls_back_on_seen_at(
+    monkeypatch: pytest.MonkeyPatch, player: User, opponent: User
+) -> None:
+    """The cache emptied (as Redis down answers): bob, seen a moment ago, is not marked."""
+    from django.core.cache import cache
+
+    from matches.presence import presence_arrive
+
+    game = bob_on_turn(monkeypatch, player, opponent, long_ago=False)
+    presence_arrive(game_id=game.pk, user_id=player.pk)
+    cache.clear()
+    User.objects.filter(pk=opponent.pk).update(seen_at=timezone.now())
+    page = client_for(player).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert re.search(r'id="live-clock-away-black" data-player="\d+" hidden>', page)
