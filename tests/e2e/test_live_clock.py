@@ -5,13 +5,18 @@ alice posts a seek in the lobby on a test clock of 1 s a turn and a 2 s reserve
 alice's lobby page follows him there by itself. alice, on turn, lets her clock run out:
 bob's page counts it down, shows the claim button when it falls, and his claim wins the
 match. Every wait is on a condition of the page, none a sleep.
+
+The pages are served over ASGI, sockets included: when alice closes her page, bob's shows
+her "away" in place, and when she opens it again the mark goes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import User
@@ -21,10 +26,19 @@ from gammon import FixedDice, Termination
 from matches import record
 from matches.models import Match
 from tests.factories import UserFactory
+from tests.matches.clock_helpers import start_game
 
+from .asgi_server import AsgiLiveServer, serving
 from .conftest import OUTPUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def live_server(transactional_db: None) -> Iterator[AsgiLiveServer]:
+    """The pages of this module are served over ASGI, with their sockets."""
+    with serving() as server:
+        yield server
 
 
 def test_a_live_match_where_one_clock_runs_out_and_the_win_is_claimed(
@@ -71,3 +85,35 @@ def test_a_live_match_where_one_clock_runs_out_and_the_win_is_claimed(
     assert game.termination == Termination.TIME_CLAIM
     assert list(game.events.values_list("kind", flat=True))[-2:] == ["timeout_claim", "win"]
     assert User.objects.get(pk=alice.pk) == alice
+
+
+def test_the_opponent_who_closes_the_page_is_shown_away_in_place_and_back(
+    new_page, monkeypatch
+) -> None:
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob")
+    game = start_game(
+        monkeypatch, alice, bob, now=timezone.now(), length=1, live_delay=11, live_reserve=90
+    )
+    url = f"/games/{game.pk}/"
+
+    def opened(user: User):
+        page = new_page(user)
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("data-live", "open")
+        return page
+
+    his = opened(bob)
+    his.evaluate("window.stillHere = true")
+    her_mark = his.locator("#live-clock-away-white")  # alice plays White
+    her = opened(alice)
+    expect(her.locator("#live-clock-away-white")).to_have_count(0)  # never her own
+    expect(her_mark).to_be_hidden()  # her page is open: at the board
+
+    her.close()
+    expect(her_mark).to_be_visible(timeout=5_000)
+    his.screenshot(path=str(OUTPUT / "live-clock-opponent-away.png"))
+
+    opened(alice)
+    expect(her_mark).to_be_hidden(timeout=5_000)
+    assert his.evaluate("window.stillHere === true"), "his page was never reloaded"
