@@ -31,6 +31,12 @@ VARIANTS = ["standard"] * 6 + ["nackgammon", "hypergammon"]
 LENGTHS = [1, 1, 1, 1, 3, 3, 5, 7, 9, 0]
 #: A client's own matches in play at once (besides tournament matches and chouettes).
 TABLES = 5
+#: Actions in a row on a tournament's table, each pass of a client's loop.
+TOURNAMENT_BURST = 4
+#: From this ply on, the player on turn in a tournament's match resigns it with this
+#: chance a decision: a 1-point match lasts about 30 plies, so a knock-out's four rounds
+#: are played within a ten-minute season.
+TOURNAMENT_RESIGN_PLY, TOURNAMENT_RESIGN_CHANCE = 20, 0.1
 
 
 class Traffic:
@@ -143,16 +149,23 @@ class Client(threading.Thread):
             while not self.stop.is_set():
                 self._fill_tables()
                 acted = False
-                for table in list(self.tables):
+                # The tournaments' tables first, and a few actions each: a round waits
+                # for its slowest match, and the season should see the rounds advance.
+                for table in sorted(self.tables, key=lambda t: t.kind != "tournament"):
                     if self.stop.is_set():
                         break
-                    if table.next_poll > time.monotonic():
-                        continue
-                    try:
-                        acted = self.step(table) or acted
-                    except Exception as error:  # noqa: BLE001 - reported, the season goes on
-                        self.errors.append(f"{table.kind} {table.game}: {error!r}")
-                        table.next_poll = time.monotonic() + 2
+                    for _ in range(TOURNAMENT_BURST if table.kind == "tournament" else 1):
+                        if table.next_poll > time.monotonic() or table.done:
+                            break
+                        try:
+                            did = self.step(table)
+                        except Exception as error:  # noqa: BLE001 - reported, the season goes on
+                            self.errors.append(f"{table.kind} {table.game}: {error!r}")
+                            table.next_poll = time.monotonic() + 2
+                            did = False
+                        acted = did or acted
+                        if not did:
+                            break
                     if table.done:
                         self.tables.remove(table)
                         if table.kind in {"match", "money", "bot"}:
@@ -311,7 +324,11 @@ class Client(threading.Thread):
             self.journal.write(
                 "message", outcome, user=user, game=table.game, text=text, status=status
             )
-        over = table.kind == "money" and table.games_played >= 3
+        over = (table.kind == "money" and table.games_played >= 3) or (
+            table.kind == "tournament"
+            and ply >= TOURNAMENT_RESIGN_PLY
+            and chance < TOURNAMENT_RESIGN_CHANCE
+        )
         if "resign" in actions and (over or (table.kind == "match" and chance < 0.01)):
             self.act(
                 table,

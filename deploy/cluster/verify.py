@@ -203,17 +203,25 @@ def check_analyses(checks: Checks) -> dict[str, int]:
     return {"matches_finished": finished.count(), "matches_analysed": len(done)}
 
 
-def check_tournaments(checks: Checks) -> dict[str, int]:
+def check_tournaments(checks: Checks) -> dict[str, Any]:
+    """No pairing missing or doubled: each entry once a round; a decided match recorded;
+    a knock-out round's winners, and only they, in the next round's slot (index // 2);
+    a Swiss round decided to the last match followed by the next, pairing every entry
+    still in; a running tournament with a match to play."""
     from matches.models import Match
-    from tournaments.models import Pairing, Tournament
+    from tournaments.models import Entry, Pairing, Tournament
 
-    problems = []
+    problems: list[str] = []
     pairings = 0
+    rounds: dict[str, int] = {}
     for tournament in Tournament.objects.all():
         rows = list(tournament.pairings.select_related("match"))
         pairings += len(rows)
+        rounds[tournament.name] = max((row.round for row in rows), default=0)
         seen: Counter[tuple[str, int, int]] = Counter()
+        by_round: dict[tuple[str, int], list[Pairing]] = {}
         for row in rows:
+            by_round.setdefault((row.stage, row.round), []).append(row)
             for entry_id in (row.white_id, row.black_id):
                 if entry_id is not None:
                     seen[(row.stage, row.round, entry_id)] += 1
@@ -230,11 +238,45 @@ def check_tournaments(checks: Checks) -> dict[str, int]:
             for key, n in seen.items()
             if n > 1
         ]
+        for (stage, number), played in by_round.items():
+            decided = all(row.winner_id is not None for row in played)
+            following = by_round.get((stage, number + 1), [])
+            if stage == Pairing.Stage.KNOCKOUT:
+                problems += _knockout_next(tournament.name, number, played, following)
+            elif stage == Pairing.Stage.SWISS and decided and number < tournament.rounds:
+                still_in = Entry.objects.filter(tournament=tournament).exclude(
+                    status=Entry.Status.WITHDRAWN
+                )
+                paired = {e for row in following for e in (row.white_id, row.black_id) if e}
+                missing = set(still_in.values_list("pk", flat=True)) - paired
+                if missing:
+                    problems.append(
+                        f"{tournament.name}: Swiss round {number} decided, entries "
+                        f"{sorted(missing)} not paired in round {number + 1}"
+                    )
         if tournament.status == Tournament.Status.RUNNING and rows:
             if not Pairing.objects.filter(tournament=tournament, winner__isnull=True).exists():
                 problems.append(f"{tournament.name}: running with every pairing decided")
     checks.add("every tournament advanced", problems, pairings)
-    return {"tournament_pairings": pairings}
+    return {"tournament_pairings": pairings, "tournament_rounds": rounds}
+
+
+def _knockout_next(name: str, number: int, played: list[Any], following: list[Any]) -> list[str]:
+    """A knock-out round's winners against the next round's slots: slot j holds the
+    winners of slots 2j and 2j + 1, paired as soon as both are decided."""
+    problems: list[str] = []
+    if len(played) < 2:
+        return problems  # the final
+    winners = {row.index: row.winner_id for row in played}
+    slots = {row.index: {row.white_id, row.black_id} - {None} for row in following}
+    for slot in range(len(played) // 2 + len(played) % 2):
+        feeders = [winners.get(2 * slot), winners.get(2 * slot + 1)]
+        expected = {w for w in feeders if w is not None}
+        if slot in slots and slots[slot] - expected:
+            problems.append(f"{name}: round {number + 1} slot {slot} holds a player not through")
+        if None not in feeders and slots.get(slot) != expected:
+            problems.append(f"{name}: round {number + 1} slot {slot} missing after both won")
+    return problems
 
 
 def main(argv: list[str]) -> int:
