@@ -45,6 +45,17 @@ from .services import wait_for
 
 BASE = f"http://{SITE}"
 FAULTS = ("web1", "work1", "redis", "db", "mail")
+#: How long the drain waits: notifications.delivery.SENDING_TIMEOUT (5 min, a row a lost
+#: worker left in ``sending``), then the minute's sweep and its SWEEP_GRACE (2 min).
+DRAIN_LIMIT = timedelta(minutes=8)
+#: What the drain waits on, by kind and status: e-mails owed, analyses not done.
+DRAIN_LEFT = """
+    select 'e-mail', kind || ' ' || status, count(*) from notifications_notification
+     where delivery = 'email' and status in ('pending', 'sending') group by 2
+    union all
+    select 'analysis', status, count(*) from analysis_matchanalysis
+     where status in ('queued', 'running') group by 2
+"""
 #: The bots' record entries since an instant (a bot is White when colour 0 is White).
 BOT_EVENTS_SINCE = (
     "select count(*) from matches_gameevent e join matches_game g on g.id = e.game_id"
@@ -90,6 +101,16 @@ class Database:
         except psycopg.Error:
             return -1
         return int(row[0]) if row else 0
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        """The rows of ``sql``; one row naming the error while the database is away."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.url, connect_timeout=3) as conn:
+                return [tuple(row) for row in conn.execute(sql).fetchall()]
+        except psycopg.Error as error:
+            return [("database unreachable", repr(error))]
 
 
 class Faults(threading.Thread):
@@ -476,16 +497,29 @@ class Season:
         }
         return self.report
 
-    def drain(self, limit: float = 300) -> float:
+    def drain(self) -> float:
+        """Wait until no e-mail is owed and no analysis is queued or running.
+
+        The limit is the outbox's own recovery bound: a row a worker left in
+        ``sending`` (its task lost with Redis's link, or killed) is freed after
+        ``SENDING_TIMEOUT`` and sent by the next minute's sweep; a wait shorter than
+        that fails on a cluster that recovers as designed. While it waits it says
+        what is left every 30 s, and a time-out names it."""
         db = Database()
-        owed = (
-            "select count(*) from notifications_notification where delivery = 'email'"
-            " and status in ('pending', 'sending')"
-        )
-        running = (
-            "select count(*) from analysis_matchanalysis where status in ('queued', 'running')"
-        )
-        return wait_for(lambda: db.value(owed) == 0 and db.value(running) == 0, limit, "the queues")
+        limit = DRAIN_LIMIT.total_seconds()
+        started = time.monotonic()
+        said = started
+        while True:
+            left = db.rows(DRAIN_LEFT)
+            if not left:
+                return time.monotonic() - started
+            waited = time.monotonic() - started
+            if waited > limit:
+                raise TimeoutError(f"the queues not drained after {limit:.0f} s: {left}")
+            if time.monotonic() - said >= 30:
+                self.say(f"draining, {waited:.0f} s: {left}")
+                said = time.monotonic()
+            time.sleep(1)
 
     def server_errors(self, windows: list[dict[str, Any]]) -> dict[str, Any]:
         """5xx and unanswered requests, inside a fault's window (start to healed + 5 s)
