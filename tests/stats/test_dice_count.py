@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from matches.models import GameEvent
-from stats.dice import _count_batch, dice_cursor, dice_expected, stats_count_dice
+from stats.dice import SETTLE, _count_batch, dice_cursor, dice_expected, stats_count_dice
 from stats.models import Counter, Cursor, PlayerStats
 from stats.recount import stats_differences, stats_repair
 from stats.tasks import clock_count_dice
@@ -105,9 +105,9 @@ def test_the_dice_page_says_how_fresh_its_figures_are(
     Cursor.objects.update(counted_until=None)  # as before the first count
     page = client.get("/stats/dice/").content.decode()
     assert "No roll has been counted yet. The rolls thrown are added every minute." in page
-    match_start(player, opponent, length=3)
-    when = timezone.now().replace(year=2026, month=12, day=6, hour=16, minute=10)
-    stats_count_dice(now=when + timedelta(minutes=1))
+    when = datetime(2026, 12, 6, 16, 10, tzinfo=UTC)  # a fixed clock: the text names it
+    match_start(player, opponent, length=3, now=when - timedelta(minutes=5))
+    stats_count_dice(now=when + SETTLE)
     page = client.get("/stats/dice/").content.decode()
     assert "Rolls thrown until" in page and "are counted." in page
     page = client.get("/stats/dice/", HTTP_ACCEPT_LANGUAGE="ca").content.decode()
