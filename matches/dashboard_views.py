@@ -46,38 +46,37 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     games did not move costs one cache read for its tables, not a row's work per game.
     """
     user = signed_in_user(request)
-    games = list(selectors.games_of(user))
-    awaiting = [game for game in games if _awaits(game)]
-    others = [game for game in games if not _awaits(game)]
+    stamps = selectors.games_of_stamps(user)
+    awaiting = sum(stamp.awaiting for stamp in stamps)
     # Opponents on turn who are on vacation: the row says until when they are away.
     away = selectors.vacations_current(
-        (g.match.player(g.turn_color).pk for g in others), timezone.now()
+        (stamp.on_turn_id for stamp in stamps if not stamp.awaiting), timezone.now()
     )
-    key = tables_key(user, games, away)
+    key = tables_key(user, stamps, away)
     tables = cache.get(key)
     if tables is None:
-        tables = _tables(user, awaiting, others, away)
+        tables = _tables(user, list(selectors.games_of(user)), away)
         cache.set(key, tables, TABLE_SECONDS)
     return render(
         request,
         "matches/dashboard.html",
         {
-            "awaiting": len(awaiting),
-            "others": len(others),
+            "awaiting": awaiting,
+            "others": len(stamps) - awaiting,
             "awaiting_table": mark_safe(tables[0]),  # noqa: S308 - our own template's output
             "others_table": mark_safe(tables[1]),  # noqa: S308 - our own template's output
-            "games_waiting_count": len(awaiting),  # the header's badge (game_tags)
+            "games_waiting_count": awaiting,  # the header's badge (game_tags)
         },
     )
 
 
-def tables_key(user: User, games: list[Game], away: dict[int, Vacation]) -> str:
+def tables_key(user: User, stamps: list[selectors.GameStamp], away: dict[int, Vacation]) -> str:
     """The cache key of ``user``'s two games tables: a digest of each row's game (id,
-    ply, last change, whether it awaits them), the vacation of the opponent on turn, the
+    ply, last change, whether it awaits them), the vacation of the player on turn, the
     language and the time zone they are read in."""
     rows = [
-        (game.pk, game.ply, game.updated_at.isoformat(), _awaits(game), _away_text(game, away))
-        for game in games
+        (stamp.pk, stamp.ply, stamp.updated_at.isoformat(), stamp.awaiting, _away_text(stamp, away))
+        for stamp in stamps
     ]
     seen = (user.pk, get_language(), timezone.get_current_timezone_name(), rows)
     return "dashboard-tables:" + hashlib.sha256(repr(seen).encode()).hexdigest()
@@ -88,21 +87,25 @@ def _awaits(game: Game) -> bool:
     return bool(game.awaiting)  # type: ignore[attr-defined]
 
 
-def _away_text(game: Game, away: dict[int, Vacation]) -> str:
-    until = game_banner.away_until(game, away)
-    return until.isoformat() if until else ""
+def _away_text(stamp: selectors.GameStamp, away: dict[int, Vacation]) -> str:
+    """What :func:`matches.game_banner.away_until` says of the stamp's game (never
+    finished: the dashboard lists live games)."""
+    vacation = away.get(stamp.on_turn_id)
+    return vacation.ends_at.isoformat() if vacation else ""
 
 
-def _tables(
-    user: User, awaiting: list[Game], others: list[Game], away: dict[int, Vacation]
-) -> tuple[str, str]:
-    """The two tables' HTML. What each game belongs to (a tournament's round, a
-    chouette's game) is one question for the whole list, each app answering in one query."""
-    belongings = questions.belongings([game.match for game in (*awaiting, *others)])
+def _tables(user: User, games: list[Game], away: dict[int, Vacation]) -> tuple[str, str]:
+    """The two tables' HTML, of the games that await ``user`` and of the others (drawn
+    only when the cache has not got them: a stamp changed, or a minute passed). What each
+    game belongs to (a tournament's round, a chouette's game) is one question for the
+    whole list, each app answering in one query."""
+    awaiting = [game for game in games if _awaits(game)]
+    others = [game for game in games if not _awaits(game)]
+    belongings = questions.belongings([game.match for game in games])
     summaries: dict[tuple[int, str, bool], str] = {}
     tables = []
-    for games, labelledby, vacations in ((awaiting, "your-turn", None), (others, "waiting", away)):
-        rows = [_game_row(game, user, vacations, belongings, summaries) for game in games]
+    for listed, labelledby, vacations in ((awaiting, "your-turn", None), (others, "waiting", away)):
+        rows = [_game_row(game, user, vacations, belongings, summaries) for game in listed]
         context = {"rows": rows, "labelledby": labelledby}
         tables.append(render_to_string("matches/_game_table.html", context) if rows else "")
     return tables[0], tables[1]

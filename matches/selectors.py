@@ -231,6 +231,15 @@ def games_awaiting(user: User) -> QuerySet[Game]:
     return games_of(user).filter(_awaits(user))
 
 
+def games_awaiting_count(user: User) -> int:
+    """How many of :func:`games_awaiting` there are, by the leanest query that says it:
+    the header's badge on every page, where building the listing's query (its ordering,
+    annotation and joined players, all dropped by a count) cost more CPU than the count
+    (2.9 ms against 1.1 ms a request, by bench/pages.py's machine)."""
+    live = Game.objects.exclude(state=Game.State.FINISHED)
+    return live.filter(_awaits(user), match__status=Match.Status.PLAYING).count()
+
+
 def games_of(user: User) -> QuerySet[Game]:
     """Every live game of ``user``, sorted by time left; each annotated ``awaiting``,
     whether it waits for them (what :func:`games_awaiting` keeps): the dashboard's two
@@ -242,6 +251,32 @@ def games_of(user: User) -> QuerySet[Game]:
         .select_related("match", "match__white", "match__black")
         .order_by("deadline_at", "pk")
     )
+
+
+@dataclass(frozen=True, slots=True)
+class GameStamp:
+    """What a row of the dashboard's tables is drawn from, as far as its cache key goes:
+    the game's id, ply and last change, whether it awaits the player, and who is on turn
+    (whose vacation the row may name)."""
+
+    pk: int
+    ply: int
+    updated_at: datetime
+    awaiting: bool
+    on_turn_id: int
+
+
+def games_of_stamps(user: User) -> list[GameStamp]:
+    """:func:`games_of` as stamps, in its order: a few columns a game instead of a game,
+    its match and both players as models, which is most of the dashboard's CPU when its
+    tables come from the cache (100 games: 400 model instances)."""
+    rows = games_of(user).values_list(  # type: ignore[misc] # "awaiting" is games_of's annotation
+        "pk", "ply", "updated_at", "awaiting", "turn", "match__white_id", "match__black_id"
+    )
+    return [
+        GameStamp(pk, ply, updated_at, bool(awaiting), white if turn == Color.WHITE else black)
+        for pk, ply, updated_at, awaiting, turn, white, black in rows
+    ]
 
 
 def game_awaits(game: Game, user: object) -> bool:

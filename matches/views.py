@@ -227,7 +227,7 @@ def _render_game(
     waiting = None
     awaiting_elsewhere = 0
     if user.is_authenticated:
-        waiting = selectors.games_awaiting(signed_in_user(request)).count()
+        waiting = selectors.games_awaiting_count(signed_in_user(request))
         if color is not None:
             awaiting_elsewhere = waiting - int(selectors.game_awaits(game, user))
     on_turn = match.player(game.turn_color)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import template
 
 from accounts.requests import context_user
-from matches.selectors import games_awaiting
+from matches.selectors import games_awaiting_count
 
 register = template.Library()
 
@@ -22,4 +22,4 @@ def games_waiting(context: template.Context) -> int:
     counted = context.get("games_waiting_count")
     if counted is not None:
         return int(counted)
-    return games_awaiting(user).count()
+    return games_awaiting_count(user)

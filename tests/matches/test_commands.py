@@ -12,7 +12,7 @@ from accounts.models import User
 from challenges.models import Challenge
 from gammon import Position, legal_plays
 from matches.models import Game, GameEvent, Match
-from matches.selectors import games_awaiting
+from matches.selectors import games_awaiting, games_awaiting_count
 
 START = {"points": list(Position.start().points), "bar": [0, 0], "off": [0, 0]}
 
@@ -90,6 +90,10 @@ def test_demo_data_passes_the_replay_check_and_the_recount(db: None) -> None:
     # cup's semi-final)".
     waiting = {u.username: games_awaiting(u).count() for u in User.objects.filter(is_bot=False)}
     assert waiting == {"alice": 2, "bob": 1, "carol": 2}
+    # The header's badge counts the same games by its own leaner query, bots included
+    # (each of the demo's kinds of game: held chouette boards, a tournament's, finished).
+    for user in User.objects.all():
+        assert games_awaiting_count(user) == games_awaiting(user).count(), user.username
     counted = StringIO()
     call_command("recount_stats", stdout=counted)  # raises CommandError on a difference
     assert counted.getvalue().strip() == "No differences."
