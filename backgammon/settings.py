@@ -207,6 +207,9 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # Kombu's Redis transport, with an ack that Redis did not answer still freeing the
+    # worker's prefetch slot (without it a one-task worker stops after a Redis blip).
+    CELERY_BROKER_TRANSPORT = "backgammon.broker:Transport"
     CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -354,6 +357,9 @@ ANALYSIS_AUTOMATIC = env_bool("ANALYSIS_AUTOMATIC", True)
 ANALYSIS_TIMEOUT = env_int("ANALYSIS_TIMEOUT", 3600, minimum=10)
 # A running analysis whose worker has not reported a game for this long is queued again.
 ANALYSIS_STALL_SECONDS = env_int("ANALYSIS_STALL_SECONDS", 900, minimum=10)
+# The sweep that finds them runs as often as a stall can be told (every 5 minutes at
+# most): a task lost with Redis waits one stall, not one stall and five minutes.
+CELERY_BEAT_SCHEDULE["sweep-analyses"]["schedule"] = float(min(300, ANALYSIS_STALL_SECONDS))
 # Runs started for one analysis before the sweeper gives it up as failed (a match whose
 # run always dies, or always outlasts ANALYSIS_TIMEOUT, is not run for ever).
 ANALYSIS_MAX_ATTEMPTS = env_int("ANALYSIS_MAX_ATTEMPTS", 3, minimum=1)

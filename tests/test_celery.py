@@ -94,3 +94,69 @@ def test_handing_an_email_to_a_redis_that_never_answers_gives_up(mute_redis: str
         app.conf.task_always_eager = previous[1]
         app._pool = None
         app.amqp._producer_pool = None
+
+
+def test_with_redis_the_broker_is_the_transport_whose_acks_cannot_stop_a_worker() -> None:
+    from tests.test_settings import settings_of
+
+    seen = settings_of({"REDIS_URL": "redis://127.0.0.1:6379/0"}, "CELERY_BROKER_TRANSPORT")
+    assert seen == {"CELERY_BROKER_TRANSPORT": "backgammon.broker:Transport"}
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("refused", ["ack", "reject"])
+def test_an_ack_redis_did_not_answer_frees_the_workers_slot_and_keeps_the_message(
+    refused: str,
+) -> None:
+    """The cluster's Redis cut: the analysis worker (one task at a time) failed to
+    acknowledge a finished task and never took another, while its queue grew. With
+    ``backgammon.broker`` the slot is freed and the message stays in Redis's unacked
+    hash, to be delivered again after the visibility timeout."""
+    import os
+    import uuid
+
+    import redis
+    from kombu import Connection
+
+    name = f"test-ack-{uuid.uuid4().hex}"
+    with Connection(os.environ["REDIS_URL"], transport="backgammon.broker:Transport") as conn:
+        queue = conn.SimpleQueue(name)
+        channel = queue.channel
+        channel.basic_qos(0, 1, False)  # one task at a time, as `-c 1` with prefetch 1
+        try:
+            queue.put({"task": 1})
+            message = queue.get(timeout=5)
+            qos = channel.qos
+            assert not qos.can_consume(), "one message in flight fills a prefetch of one"
+
+            class Unanswered:
+                def execute(self) -> None:
+                    raise redis.exceptions.TimeoutError("Timeout reading from redis")
+
+            qos._remove_from_indices = lambda *args, **kwargs: Unanswered()
+            errors = conn.connection_errors + conn.channel_errors
+            logger = __import__("logging").getLogger("test.broker")
+            if refused == "ack":
+                message.ack_log_error(logger, errors)
+            else:
+                message.reject_log_error(logger, errors)
+
+            assert qos.can_consume(), "the worker would never take another task"
+            kept = channel.client.hget(qos.unacked_key, message.delivery_tag)
+            assert kept is not None, "the message must stay in Redis, to be delivered again"
+        finally:
+            client = channel.client
+            client.hdel(qos.unacked_key, message.delivery_tag)
+            client.zrem(qos.unacked_index_key, message.delivery_tag)
+            queue.clear()
+            queue.close()
+
+
+@pytest.mark.parametrize(("stall", "every"), [("30", 30.0), ("900", 300.0)])
+def test_the_analyses_sweep_runs_as_often_as_a_stall_can_be_told(stall: str, every: float) -> None:
+    """The cluster's season (a stall of 30 s) waited up to five minutes for an analysis
+    whose task was lost with Redis's link."""
+    from tests.test_settings import settings_of
+
+    beat = settings_of({"ANALYSIS_STALL_SECONDS": stall}, "CELERY_BEAT_SCHEDULE")
+    assert beat["CELERY_BEAT_SCHEDULE"]["sweep-analyses"]["schedule"] == every  # type: ignore[index]
