@@ -205,7 +205,7 @@ def test_the_last_move_drawn_from_the_board_is_the_one_the_replay_draws(
     now = timezone.now()
     replayed = record_rows.last_move_replayed
     compared = 0
-    for number in range(12):
+    for number in range(6):  # two 3-point matches of each variant: 600 turns or so
         variant = ("standard", "nackgammon", "hypergammon")[number % 3]
         match = start(player, opponent, length=3, variant=variant)
         for _ in range(400):
@@ -221,7 +221,7 @@ def test_the_last_move_drawn_from_the_board_is_the_one_the_replay_draws(
             monkeypatch.setattr(record_rows, "last_move_replayed", replayed)
             assert drawn == replayed(game, events), (game.pk, game.ply)
             compared += drawn is not None and bool(drawn.steps)
-    assert compared > 500
+    assert compared > 250
 
 
 def _no_replay(*args: object, **kwargs: object) -> None:
