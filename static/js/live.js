@@ -6,7 +6,7 @@
 // Redis down) polls instead and says nothing; it tries the socket again now and then, and
 // when it is back the poll stops and the page catches up once. A hidden tab closes its
 // socket and stops its poll: it costs the server nothing until it shows again.
-import { pollWhileVisible } from "./poll.js";
+import { pollOnce, pollWhileVisible } from "./poll.js";
 
 const RETRY_SECONDS = [2, 5, 10, 30, 60];
 
@@ -75,6 +75,9 @@ export function follow({ groups, onEvent, poll }) {
         stopPoll();
         state("open");
         if (missed) onEvent({ kind: "resync" });
+        // What changed between the page being drawn and the socket following was pushed
+        // to nobody: a page with a light poll asks it once (the game page: its ply).
+        else if (poll) pollOnce(poll.url, poll.onAnswer);
         root.dataset.liveSince = String(Date.now());
         return;
       }

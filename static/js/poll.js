@@ -34,3 +34,14 @@ export function pollWhileVisible(url, seconds, onAnswer) {
     },
   };
 }
+
+// One answer of the same JSON URL, at once (a page whose socket has just begun to follow
+// asks whether it missed anything since it was drawn). A failed request changes nothing.
+export async function pollOnce(url, onAnswer) {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
+    if (response.ok) onAnswer(await response.json());
+  } catch (error) {
+    // The socket's next event, or the next poll, brings the page up to date.
+  }
+}
