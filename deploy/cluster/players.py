@@ -81,6 +81,16 @@ class Api:
             return answer.status_code, None
 
 
+def outcome_of(status: int) -> str:
+    """How an action without a ply (a message, a challenge) is journaled, by the status
+    :meth:`Player.post_retrying` returns: ``ack`` for 2xx, ``refused`` for 4xx, and
+    ``unknown`` when an attempt went unanswered (0, or a negated status: the answer came
+    to a retry, and the lost attempt may have been stored too)."""
+    if status <= 0:
+        return "unknown"
+    return "ack" if 200 <= status < 300 else "refused"
+
+
 class Journal:
     """One client's file of acknowledged and refused actions, a JSON line each."""
 
@@ -214,7 +224,8 @@ class Client(threading.Thread):
         status, data = self.post_retrying("/api/challenges/", white, body)
         players = [white] if bot else [white, black]
         if not 200 <= status < 300:
-            self.journal.write("challenge", "refused", user=white, message=text, status=status)
+            outcome = outcome_of(status)
+            self.journal.write("challenge", outcome, user=white, message=text, status=status)
             self.idle.extend(players)
             return
         self.journal.write("challenge", "ack", user=white, message=text, id=data["id"])
@@ -320,9 +331,8 @@ class Client(threading.Thread):
             status, _ = self.post_retrying(
                 f"/api/games/{table.game}/messages", user, {"text": text}
             )
-            outcome = "ack" if 200 <= status < 300 else "refused"
             self.journal.write(
-                "message", outcome, user=user, game=table.game, text=text, status=status
+                "message", outcome_of(status), user=user, game=table.game, text=text, status=status
             )
         over = (table.kind == "money" and table.games_played >= 3) or (
             table.kind == "tournament"

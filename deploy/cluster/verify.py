@@ -39,6 +39,12 @@ EVENT_OF_ACTION = {
 }
 
 
+def once_as_journaled(outcome: str, stored: int) -> bool:
+    """An action without a ply: acknowledged, stored once; refused, never; unknown (an
+    attempt unanswered), at most once."""
+    return stored == {"ack": 1, "refused": 0}.get(outcome, min(stored, 1))
+
+
 def journal_entries(folder: Path) -> list[dict[str, Any]]:
     entries = []
     for path in sorted(folder.glob("*.jsonl")):
@@ -97,11 +103,11 @@ def check_actions(entries: list[dict[str, Any]], checks: Checks) -> Counter[str]
                 problems.append(f"{kind} stored {stored} times: {entry}")
         elif kind == "message":
             stored = GameMessage.objects.filter(game_id=entry["game"], text=entry["text"]).count()
-            if stored != (1 if outcome == "ack" else 0):
+            if not once_as_journaled(outcome, stored):
                 problems.append(f"{outcome} message stored {stored} times: {entry}")
         elif kind == "challenge":
             stored = Challenge.objects.filter(message=entry["message"]).count()
-            if stored != (1 if outcome == "ack" else 0):
+            if not once_as_journaled(outcome, stored):
                 problems.append(f"{outcome} challenge stored {stored} times: {entry}")
         elif kind == "accept" and outcome == "ack":
             if not Match.objects.filter(pk=entry["match"]).exists():
