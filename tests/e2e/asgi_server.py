@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 from unittest.mock import patch
 
+import pytest
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import connections
@@ -102,3 +103,11 @@ def serving() -> Iterator[AsgiLiveServer]:
     finally:
         server.stop()
         settings["CONN_MAX_AGE"] = kept
+
+
+@pytest.fixture(name="live_server")
+def asgi_live_server(transactional_db: None) -> Iterator[AsgiLiveServer]:
+    """pytest-django's ``live_server``, served over ASGI with its sockets: a module
+    imports it to have its pages so served."""
+    with serving() as server:
+        yield server

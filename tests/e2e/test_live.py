@@ -11,7 +11,6 @@ would be gone after any navigation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,18 +19,11 @@ from playwright.sync_api import expect
 from gammon import FixedDice
 from matches.models import Game
 
-from .asgi_server import AsgiLiveServer, serving
+from .asgi_server import asgi_live_server  # noqa: F401 - the live_server fixture, over ASGI
 from .helpers import game_url, shoot
 from .test_game_page import two_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def live_server(transactional_db: None) -> Iterator[AsgiLiveServer]:
-    """The pages of this module are served over ASGI, sockets included."""
-    with serving() as server:
-        yield server
 
 
 def opened(page: Any, url: str) -> None:

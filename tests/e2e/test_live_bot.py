@@ -12,7 +12,6 @@ is on a condition of the page, none a sleep.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,19 +27,12 @@ from matches import record
 from matches.models import GameEvent, Match
 from tests.factories import UserFactory
 
-from .asgi_server import AsgiLiveServer, serving
+from .asgi_server import asgi_live_server  # noqa: F401 - the live_server fixture, over ASGI
 from .helpers import game_url, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
 
 MAX_TURNS = 80
-
-
-@pytest.fixture
-def live_server(transactional_db: None) -> Iterator[AsgiLiveServer]:
-    """The pages of this module are served over ASGI, with their sockets."""
-    with serving() as server:
-        yield server
 
 
 def test_a_live_seek_taken_by_the_computer_is_played_on_its_clock_and_analysed(

@@ -13,7 +13,6 @@ her "away" in place, and when she opens it again the mark goes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
@@ -28,17 +27,10 @@ from matches.models import Match
 from tests.factories import UserFactory
 from tests.matches.clock_helpers import start_game
 
-from .asgi_server import AsgiLiveServer, serving
+from .asgi_server import asgi_live_server  # noqa: F401 - the live_server fixture, over ASGI
 from .conftest import OUTPUT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def live_server(transactional_db: None) -> Iterator[AsgiLiveServer]:
-    """The pages of this module are served over ASGI, with their sockets."""
-    with serving() as server:
-        yield server
 
 
 def test_a_live_match_where_one_clock_runs_out_and_the_win_is_claimed(
