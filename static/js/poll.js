@@ -9,8 +9,8 @@ export function pollWhileVisible(url, seconds, onAnswer) {
     timer = null;
     if (stopped || document.visibilityState !== "visible") return;
     try {
-      const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
-      if (response.ok && onAnswer(await response.json())) return;
+      const answer = await ask(url);
+      if (answer !== null && onAnswer(answer)) return;
     } catch (error) {
       // Try again at the next tick.
     }
@@ -39,9 +39,15 @@ export function pollWhileVisible(url, seconds, onAnswer) {
 // asks whether it missed anything since it was drawn). A failed request changes nothing.
 export async function pollOnce(url, onAnswer) {
   try {
-    const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
-    if (response.ok) onAnswer(await response.json());
+    const answer = await ask(url);
+    if (answer !== null) onAnswer(answer);
   } catch (error) {
     // The socket's next event, or the next poll, brings the page up to date.
   }
+}
+
+// The URL's JSON answer, or null when the server answered with an error.
+async function ask(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
+  return response.ok ? response.json() : null;
 }
